@@ -1,0 +1,129 @@
+//! `axsnap`: prints the snapshot of a saved `getFullAXTree` response.
+//! Flags in, core call, text out; exit 2 on bad input.
+
+use axsnap_core::{Format, Mode, Options, RefTable, Sensitive, SnapshotInput};
+use std::io::Read;
+use std::process::ExitCode;
+use std::time::Instant;
+
+const USAGE: &str = "usage: axsnap [--mode full|interactive] [--max-chars N] [--max-depth N] [--max-text N]
+              [--format text|json] [--secrets FILE] [--stats] FILE|FILE.gz|-
+
+Prints a compact snapshot of a saved CDP Accessibility.getFullAXTree response
+(or of {\"frames\":[{key,parent,owner,nodes}]}). Refs (A0, A1, …) mark what an
+agent can act on. --secrets names sensitive fields: [{frame, backendNodeId, reason}].";
+
+struct Args {
+    options: Options,
+    secrets: Option<String>,
+    stats: bool,
+    input: String,
+}
+
+fn parse_args(argv: &[String]) -> Result<Args, String> {
+    let mut options = Options::default();
+    let (mut secrets, mut stats, mut input) = (None, false, None);
+    let mut it = argv.iter();
+    let number = |flag: &str, v: Option<&String>| -> Result<usize, String> {
+        v.ok_or(format!("{flag} needs a number"))?
+            .parse()
+            .map_err(|_| format!("{flag} needs a whole number"))
+    };
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--mode" => {
+                options.mode = match it.next().map(String::as_str) {
+                    Some("full") => Mode::Full,
+                    Some("interactive") => Mode::Interactive,
+                    _ => return Err("--mode is full or interactive".into()),
+                }
+            }
+            "--format" => {
+                options.format = match it.next().map(String::as_str) {
+                    Some("text") => Format::Text,
+                    Some("json") => Format::Json,
+                    _ => return Err("--format is text or json".into()),
+                }
+            }
+            "--max-chars" => options.max_chars = Some(number(a, it.next())?),
+            "--max-depth" => options.max_depth = Some(number(a, it.next())?),
+            "--max-text" => options.max_text = Some(number(a, it.next())?),
+            "--secrets" => secrets = Some(it.next().ok_or("--secrets needs a file")?.clone()),
+            "--stats" => stats = true,
+            "-h" | "--help" => return Err(String::new()),
+            s if s.starts_with("--") => return Err(format!("unknown flag {s}")),
+            s => {
+                if input.replace(s.to_string()).is_some() {
+                    return Err("give one input file".into());
+                }
+            }
+        }
+    }
+    let input = input.ok_or("no input file (use - for stdin)")?;
+    Ok(Args { options, secrets, stats, input })
+}
+
+fn read_input(path: &str) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("stdin: {e}"))?;
+    } else {
+        bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    }
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .map_err(|e| format!("{path}: not valid gzip: {e}"))?;
+        bytes = out;
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))
+}
+
+fn run(argv: &[String]) -> Result<(), String> {
+    let args = parse_args(argv)?;
+    let text = read_input(&args.input)?;
+    let sensitive: Vec<Sensitive> = match &args.secrets {
+        Some(path) => serde_json::from_str(&read_input(path)?)
+            .map_err(|e| format!("{path}: not a list of {{frame, backendNodeId, reason}}: {e}"))?,
+        None => Vec::new(),
+    };
+    let started = Instant::now();
+    let input = SnapshotInput::from_json(&text).map_err(|e| format!("{}: {}", args.input, e.message))?;
+    let parsed = started.elapsed();
+    let mut refs = RefTable::new();
+    let snap = axsnap_core::snapshot(&input, &sensitive, &args.options, &mut refs)
+        .map_err(|e| format!("{}: {}", args.input, e.message))?;
+    let total = started.elapsed();
+    print!("{}", snap.text);
+    if args.options.format == Format::Json {
+        println!();
+    }
+    if args.stats {
+        let s = &snap.stats;
+        eprintln!(
+            "nodes_in={} nodes_out={} refs={} lines={} chars={} tokens_est={} truncated_lines={} parse_ms={:.2} total_ms={:.2}",
+            s.nodes_in, s.nodes_out, s.refs, s.lines, s.chars, s.tokens_est, s.truncated_lines,
+            parsed.as_secs_f64() * 1e3, total.as_secs_f64() * 1e3
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    match run(&argv) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) if msg.is_empty() => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("axsnap: {msg}");
+            if argv.is_empty() {
+                eprintln!("{USAGE}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Typed view of CDP `Accessibility.getFullAXTree` responses and of the
+//! multi-frame input the extension assembles. Every field is optional or
+//! defaulted: Chrome adds fields between versions and a missing one must not
+//! turn a page into an error.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `AXValue`: a typed value; only `value` matters to us.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+pub struct AxValue {
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub value: Option<Value>,
+}
+
+impl AxValue {
+    pub fn as_text(&self) -> Option<String> {
+        match self.value.as_ref()? {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+pub struct AxProperty {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub value: AxValue,
+}
+
+/// One `AXNode`. `nodeId` is a string unique within one frame's response.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AxNode {
+    #[serde(default, deserialize_with = "id_string")]
+    pub node_id: String,
+    #[serde(default)]
+    pub ignored: bool,
+    #[serde(default)]
+    pub role: Option<AxValue>,
+    #[serde(default)]
+    pub name: Option<AxValue>,
+    #[serde(default)]
+    pub description: Option<AxValue>,
+    #[serde(default)]
+    pub value: Option<AxValue>,
+    #[serde(default)]
+    pub properties: Vec<AxProperty>,
+    #[serde(default, deserialize_with = "id_strings")]
+    pub child_ids: Vec<String>,
+    #[serde(default, rename = "backendDOMNodeId")]
+    pub backend_dom_node_id: Option<i64>,
+    #[serde(default)]
+    pub frame_id: Option<String>,
+}
+
+/// One frame's tree. `key` names the frame (or OOPIF session) for the ref
+/// table; `owner` is the backendDOMNodeId of the `<iframe>` element in the
+/// `parent` frame, used to nest this tree under it.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct FrameInput {
+    #[serde(default)]
+    pub key: String,
+    #[serde(default)]
+    pub parent: Option<String>,
+    #[serde(default)]
+    pub owner: Option<i64>,
+    #[serde(default)]
+    pub nodes: Vec<AxNode>,
+}
+
+/// Why a field's content must never be shown.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SecretReason {
+    Password,
+    CurrentPassword,
+    NewPassword,
+    CreditCard,
+    OneTimeCode,
+    /// Chrome masked the value with bullets: a password field by another name.
+    Masked,
+}
+
+impl SecretReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SecretReason::Password => "password",
+            SecretReason::CurrentPassword => "current-password",
+            SecretReason::NewPassword => "new-password",
+            SecretReason::CreditCard => "credit-card",
+            SecretReason::OneTimeCode => "one-time-code",
+            SecretReason::Masked => "password",
+        }
+    }
+}
+
+/// A field the extension found sensitive from the DOM.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Sensitive {
+    #[serde(default)]
+    pub frame: String,
+    pub backend_node_id: i64,
+    pub reason: SecretReason,
+}
+
+/// Everything one snapshot is made from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SnapshotInput {
+    pub frames: Vec<FrameInput>,
+}
+
+// Not an untagged enum: that buffers the whole document before choosing.
+#[derive(Deserialize)]
+struct RawInput {
+    #[serde(default)]
+    frames: Option<Vec<FrameInput>>,
+    #[serde(default)]
+    nodes: Option<Vec<AxNode>>,
+    #[serde(default)]
+    result: Option<SingleTree>,
+}
+
+#[derive(Deserialize)]
+struct SingleTree {
+    nodes: Vec<AxNode>,
+}
+
+impl SnapshotInput {
+    /// Accepts a raw `getFullAXTree` response (`{nodes}`, or `{result:{nodes}}`
+    /// as saved from a CDP log) or the extension's `{frames:[…]}`.
+    pub fn from_json(text: &str) -> Result<Self, crate::Error> {
+        let raw: RawInput = serde_json::from_str(text).map_err(|e| {
+            crate::Error::bad_input(format!(
+                "not a getFullAXTree response or {{frames:[…]}} input: {e}"
+            ))
+        })?;
+        Self::from_raw(raw)
+    }
+
+    pub fn from_value(value: Value) -> Result<Self, crate::Error> {
+        let raw: RawInput = serde_json::from_value(value).map_err(|e| {
+            crate::Error::bad_input(format!(
+                "not a getFullAXTree response or {{frames:[…]}} input: {e}"
+            ))
+        })?;
+        Self::from_raw(raw)
+    }
+
+    fn from_raw(raw: RawInput) -> Result<Self, crate::Error> {
+        if let Some(frames) = raw.frames {
+            return Ok(SnapshotInput { frames });
+        }
+        if let Some(nodes) = raw.nodes.or(raw.result.map(|r| r.nodes)) {
+            return Ok(Self::single(nodes));
+        }
+        Err(crate::Error::bad_input(
+            "input has neither `nodes` nor `frames`: expected a getFullAXTree response",
+        ))
+    }
+
+    pub fn single(nodes: Vec<AxNode>) -> Self {
+        let key = nodes
+            .first()
+            .and_then(|n| n.frame_id.clone())
+            .unwrap_or_else(|| "main".to_string());
+        SnapshotInput {
+            frames: vec![FrameInput { key, parent: None, owner: None, nodes }],
+        }
+    }
+}
+
+/// CDP ids are strings today; older dumps and hand-written tests use numbers.
+fn id_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => s,
+        Value::Number(n) => n.to_string(),
+        _ => String::new(),
+    })
+}
+
+fn id_strings<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Array(items) => items
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::String(s) => Some(s),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    })
+}

@@ -1,0 +1,291 @@
+//! One walk over the arena: asks the rules about each node, protects every
+//! actionable node, applies redaction and hands out refs. The result is a
+//! small output tree the renderers print.
+
+use crate::cdp::SecretReason;
+use crate::redact::Secrets;
+use crate::refs::RefTable;
+use crate::role::Role;
+use crate::rules::{self, is_actionable, prints_name, Action, Visit};
+use crate::tree::{NodeId, Tree};
+use crate::Mode;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Out {
+    Element(Element),
+    Text(String),
+    /// A list marker's text ("3."), printed instead of the "-" bullet.
+    Marker(String),
+    /// A line break between blocks.
+    Break,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Element {
+    pub src: NodeId,
+    pub role: Role,
+    pub reference: Option<u32>,
+    pub secret: Option<Secret>,
+    pub children: Vec<Out>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Secret {
+    pub reason: SecretReason,
+    pub filled: bool,
+}
+
+/// Walk depth beyond which the rest of a subtree is lifted flat, so a
+/// pathological tree cannot exhaust the stack (Wasm's is small).
+const MAX_WALK_DEPTH: usize = 600;
+
+pub struct Distiller<'a> {
+    tree: &'a Tree,
+    mode: Mode,
+    secrets: &'a Secrets,
+    refs: &'a mut RefTable,
+    actionable: Vec<bool>,
+    /// Does this node's subtree (itself included) hold an actionable node?
+    holds_actionable: Vec<bool>,
+    visited: Vec<bool>,
+    pub kept: usize,
+}
+
+impl<'a> Distiller<'a> {
+    pub fn new(tree: &'a Tree, mode: Mode, secrets: &'a Secrets, refs: &'a mut RefTable) -> Self {
+        let actionable: Vec<bool> = tree.nodes.iter().map(is_actionable).collect();
+        let holds_actionable = holds(tree, &actionable);
+        Distiller {
+            tree,
+            mode,
+            secrets,
+            refs,
+            actionable,
+            holds_actionable,
+            visited: vec![false; tree.nodes.len()],
+            kept: 0,
+        }
+    }
+
+    pub fn run(&mut self, start: NodeId) -> Vec<Out> {
+        self.walk(start, None, false, 0)
+    }
+
+    fn walk(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize) -> Vec<Out> {
+        if std::mem::replace(&mut self.visited[id as usize], true) {
+            return Vec::new();
+        }
+        let tree = self.tree;
+        let node = tree.node(id);
+        if depth > MAX_WALK_DEPTH {
+            return self.flat(id);
+        }
+        let visit = Visit {
+            tree,
+            id,
+            node,
+            mode: self.mode,
+            ancestor_name: ancestor_name.map(|a| tree.node(a).name.as_str()),
+            actionable: &self.actionable,
+        };
+        let (mut action, _rule) = rules::decide(&visit);
+        if action == Action::Remove && self.holds_actionable[id as usize] && node.role != Role::InlineTextBox {
+            action = Action::Unwrap;
+        }
+        match action {
+            Action::Remove => Vec::new(),
+            Action::Unwrap => {
+                let block = !in_flow && !inline_unwrap(&node.role);
+                let flow = in_flow || starts_flow(&node.role);
+                let mut out = Vec::new();
+                if block {
+                    out.push(Out::Break);
+                }
+                for &c in &node.children {
+                    out.extend(self.walk(c, ancestor_name, flow, depth + 1));
+                }
+                if block {
+                    out.push(Out::Break);
+                }
+                out
+            }
+            Action::Keep => self.keep(id, ancestor_name, in_flow, depth),
+        }
+    }
+
+    fn keep(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize) -> Vec<Out> {
+        let tree = self.tree;
+        let node = tree.node(id);
+        match node.role {
+            Role::StaticText => {
+                self.kept += 1;
+                return vec![Out::Text(node.name.clone())];
+            }
+            Role::LineBreak => return vec![Out::Break],
+            Role::ListMarker => {
+                self.kept += 1;
+                return vec![Out::Marker(node.name.trim().to_string())];
+            }
+            _ => {}
+        }
+        let reference = if self.actionable[id as usize] {
+            let backend = node.backend_id.unwrap_or_default();
+            Some(self.refs.assign(tree.frame_key(id), backend, node.role.cdp_name(), &node.name))
+        } else {
+            None
+        };
+        let secret = self.secrets.reason(tree, id).map(|reason| Secret {
+            reason,
+            filled: is_filled(tree, id),
+        });
+        let mut children = Vec::new();
+        if secret.is_some() {
+            // Nothing under a secret field is printed, but a control nested in
+            // it (rare, e.g. a reveal button) keeps its ref without its name.
+            for d in self.descendants(id) {
+                if self.actionable[d as usize] && !self.visited[d as usize] {
+                    self.visited[d as usize] = true;
+                    let n = tree.node(d);
+                    let r = self.refs.assign(tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), "");
+                    children.push(Out::Element(Element {
+                        src: d,
+                        role: n.role.clone(),
+                        reference: Some(r),
+                        secret: Some(Secret { reason: secret.unwrap().reason, filled: false }),
+                        children: Vec::new(),
+                    }));
+                }
+            }
+        } else {
+            // Text is compared with the nearest printed name only through
+            // transparent wrappers: a cell under a captioned table is content.
+            let named = if prints_name(node) { Some(id) } else { None };
+            let flow = in_flow || starts_flow(&node.role);
+            for &c in &node.children {
+                children.extend(self.walk(c, named, flow, depth + 1));
+            }
+        }
+        let visible_children = children.iter().filter(|c| !matches!(c, Out::Break)).count();
+        let visit = Visit {
+            tree,
+            id,
+            node,
+            mode: self.mode,
+            ancestor_name: ancestor_name.map(|a| tree.node(a).name.as_str()),
+            actionable: &self.actionable,
+        };
+        if secret.is_none() && rules::decide_leave(&visit, visible_children) == Action::Remove {
+            // Children are all breaks here, so nothing is lost.
+            return Vec::new();
+        }
+        self.kept += 1;
+        vec![Out::Element(Element { src: id, role: node.role.clone(), reference, secret, children })]
+    }
+
+    fn descendants(&self, id: NodeId) -> Vec<NodeId> {
+        let mut out = Vec::new();
+        let mut stack: Vec<NodeId> = self.tree.node(id).children.iter().rev().copied().collect();
+        while let Some(d) = stack.pop() {
+            if out.len() > self.tree.nodes.len() {
+                break;
+            }
+            out.push(d);
+            stack.extend(self.tree.node(d).children.iter().rev().copied());
+        }
+        out
+    }
+
+    /// Past the depth limit: keep only text and actionable nodes, flat.
+    fn flat(&mut self, id: NodeId) -> Vec<Out> {
+        let mut out = Vec::new();
+        let mut ids = vec![id];
+        ids.extend(self.descendants(id));
+        for d in ids {
+            self.visited[d as usize] = true;
+            let n = self.tree.node(d);
+            if self.actionable[d as usize] {
+                let r = self.refs.assign(self.tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), &n.name);
+                let secret = self.secrets.reason(self.tree, d).map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
+                out.push(Out::Break);
+                out.push(Out::Element(Element { src: d, role: n.role.clone(), reference: Some(r), secret, children: Vec::new() }));
+                out.push(Out::Break);
+            } else if n.role == Role::StaticText && !n.ignored && !self.inside_secret(d) {
+                out.push(Out::Text(n.name.clone()));
+            }
+        }
+        out
+    }
+
+    fn inside_secret(&self, mut id: NodeId) -> bool {
+        for _ in 0..self.tree.nodes.len() {
+            if self.secrets.reason(self.tree, id).is_some() {
+                return true;
+            }
+            match self.tree.node(id).parent {
+                Some(p) => id = p,
+                None => return false,
+            }
+        }
+        false
+    }
+}
+
+/// Unwrapped nodes whose children continue the current line.
+fn inline_unwrap(role: &Role) -> bool {
+    crate::rules::is_inline_formatting(role) || matches!(role, Role::LabelText)
+}
+
+/// Inside these, generic wrappers are spans: their text continues the line.
+fn starts_flow(role: &Role) -> bool {
+    matches!(
+        role,
+        Role::Paragraph | Role::Heading | Role::Link | Role::Button | Role::LabelText
+            | Role::Cell | Role::GridCell | Role::ColumnHeader | Role::RowHeader | Role::Term
+            | Role::Caption | Role::Legend | Role::Option | Role::MenuItem | Role::Tab
+    ) || crate::rules::is_inline_formatting(role)
+}
+
+fn is_filled(tree: &Tree, id: NodeId) -> bool {
+    filled_within(tree, id, 6)
+}
+
+fn filled_within(tree: &Tree, id: NodeId, depth: u8) -> bool {
+    let node = tree.node(id);
+    if node.value.as_deref().map_or(false, |v| !v.is_empty()) {
+        return true;
+    }
+    depth > 0
+        && node.children.iter().any(|&c| {
+            let n = tree.node(c);
+            n.role == Role::StaticText && !n.name.is_empty() || filled_within(tree, c, depth - 1)
+        })
+}
+
+/// Post-order "subtree holds an actionable node", without recursion.
+fn holds(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
+    let mut holds = actionable.to_vec();
+    // Parents come before children in CDP order usually, but not always:
+    // propagate up each actionable node's ancestor chain instead.
+    let n = tree.nodes.len();
+    for i in 0..n {
+        if !actionable[i] {
+            continue;
+        }
+        let mut cur = tree.nodes[i].parent;
+        let mut steps = 0;
+        while let Some(p) = cur {
+            if holds[p as usize] {
+                // Marked already, and so are its ancestors (or they will be
+                // when p's own chain is walked, if p is actionable).
+                break;
+            }
+            holds[p as usize] = true;
+            cur = tree.nodes[p as usize].parent;
+            steps += 1;
+            if steps > n {
+                break;
+            }
+        }
+    }
+    holds
+}

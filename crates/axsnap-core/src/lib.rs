@@ -1,0 +1,131 @@
+//! axsnap-core: turns CDP `Accessibility.getFullAXTree` responses (one per
+//! frame) into a compact text snapshot an AI agent can read and act on, with
+//! short refs (`A0`, `A1`, …) that map back to DOM nodes.
+//!
+//! Stages, each a module with one job:
+//! [`cdp`] parse → [`tree`] arena → [`rules`] distill (in [`distill`]) →
+//! [`refs`] identity → [`render`] text or JSON. No I/O, no browser calls.
+
+pub mod cdp;
+pub mod distill;
+pub mod error;
+pub mod redact;
+pub mod refs;
+pub mod render;
+pub mod role;
+pub mod rules;
+pub mod tree;
+pub mod urls;
+
+mod budget;
+
+pub use cdp::{AxNode, FrameInput, SecretReason, Sensitive, SnapshotInput};
+pub use error::{Error, ErrorCode};
+pub use refs::{RefTable, Target};
+pub use rules::is_actionable;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Everything a reader sees, with refs on what can be acted on.
+    #[default]
+    Full,
+    /// Actionable nodes with just the landmarks and headings that place them.
+    Interactive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Options {
+    pub mode: Mode,
+    pub format: Format,
+    /// Cut the output (on a line boundary) to at most this many characters.
+    pub max_chars: Option<usize>,
+    /// Hide nodes nested deeper than this (a line says how much was hidden).
+    pub max_depth: Option<usize>,
+    /// Clip each text and name to this many characters.
+    pub max_text: Option<usize>,
+    /// Snapshot only the subtree under this ref (from an earlier snapshot).
+    pub root: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Stats {
+    pub nodes_in: usize,
+    pub nodes_out: usize,
+    pub refs: usize,
+    pub chars: usize,
+    /// A rough o200k token estimate (characters / 3.6), for budgeting.
+    pub tokens_est: usize,
+    pub lines: usize,
+    /// Lines left out by `max_chars` or `max_depth`.
+    pub truncated_lines: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    /// The text format, or the JSON format serialized.
+    pub text: String,
+    pub stats: Stats,
+}
+
+/// Takes one snapshot. `refs` is the tab's ref table, kept by the caller
+/// across snapshots so refs stay stable.
+pub fn snapshot(
+    input: &SnapshotInput,
+    sensitive: &[Sensitive],
+    options: &Options,
+    refs: &mut RefTable,
+) -> Result<Snapshot, Error> {
+    let tree = tree::Tree::build(input);
+    let Some(main_root) = tree.root else {
+        return Err(Error::bad_input("the accessibility tree is empty: no root node"));
+    };
+    let start = match &options.root {
+        Some(r) => {
+            let target = refs.resolve(r)?;
+            tree.find(&target.frame, target.backend_node_id).ok_or_else(|| {
+                Error::new(ErrorCode::StaleRef, format!("{r} is stale: its element is gone; take a new snapshot"))
+            })?
+        }
+        None => main_root,
+    };
+    refs.begin();
+    for f in &tree.frames {
+        if let Some(root) = f.root {
+            let n = tree.node(root);
+            let doc = format!("{}|{}", n.backend_id.unwrap_or_default(), f.url.as_deref().unwrap_or(""));
+            refs.observe_document(&f.key, &doc);
+        }
+    }
+    let secrets = redact::Secrets::new(sensitive);
+    let mut distiller = distill::Distiller::new(&tree, options.mode, &secrets, refs);
+    let outs = distiller.run(start);
+    let kept = distiller.kept;
+    let mut stats = Stats { nodes_in: tree.nodes.len(), nodes_out: kept, ..Stats::default() };
+    let text = match options.format {
+        Format::Text => {
+            let lines = render::text::TextRenderer::new(&tree, options.max_text).render(&outs);
+            let (lines, deep) = budget::limit_depth(lines, options.max_depth);
+            let (lines, cut) = budget::limit_chars(lines, options.max_chars);
+            stats.refs = lines.iter().map(|l| l.refs).sum();
+            stats.lines = lines.len();
+            stats.truncated_lines = deep + cut;
+            render::text::join(&lines)
+        }
+        Format::Json => {
+            let rows = render::json::render(&tree, &outs, options.max_text);
+            stats.lines = rows.len();
+            stats.refs = rows.iter().filter(|r| r[4].is_string()).count();
+            serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into())
+        }
+    };
+    stats.chars = text.chars().count();
+    stats.tokens_est = (stats.chars * 10).div_ceil(36);
+    Ok(Snapshot { text, stats })
+}

@@ -1,0 +1,113 @@
+//! Printing the distilled tree. `text` is what agents read; `json` is the
+//! same tree as tuples for programs. Both share `describe`, so a state shown
+//! in one is shown in the other.
+
+pub mod json;
+pub mod text;
+
+use crate::distill::Element;
+use crate::role::Role;
+use crate::rules::prints_name;
+use crate::tree::{Tri, Tree};
+use crate::urls;
+
+/// The facts about one element both formats print.
+pub struct Description {
+    pub role_word: String,
+    pub name: Option<String>,
+    pub url: Option<String>,
+    pub value: Option<String>,
+    pub states: Vec<String>,
+}
+
+pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Description {
+    let node = tree.node(e.src);
+    let mut states = Vec::new();
+    let p = &node.props;
+    if let Some(s) = &e.secret {
+        states.push(format!("secret={}", s.reason.as_str()));
+        states.push(if s.filled { "filled" } else { "empty" }.to_string());
+    }
+    match p.checked {
+        Some(Tri::True) => states.push("checked".into()),
+        Some(Tri::Mixed) => states.push("checked=mixed".into()),
+        _ => {}
+    }
+    match p.pressed {
+        Some(Tri::True) => states.push("pressed".into()),
+        Some(Tri::Mixed) => states.push("pressed=mixed".into()),
+        _ => {}
+    }
+    if p.selected == Some(true) {
+        states.push("selected".into());
+    }
+    match p.expanded {
+        Some(true) => states.push("expanded".into()),
+        Some(false) => states.push("collapsed".into()),
+        None => {}
+    }
+    for (on, word) in [
+        (p.disabled, "disabled"),
+        (p.required, "required"),
+        (p.invalid, "invalid"),
+        (p.readonly && (node.role.is_text_field() || p.editable), "readonly"),
+        (p.focused && !node.role.is_root(), "focused"),
+        (p.modal, "modal"),
+        (p.multiselectable, "multiselectable"),
+    ] {
+        if on {
+            states.push(word.into());
+        }
+    }
+    if let Some(level) = p.level.filter(|_| matches!(node.role, Role::TreeItem | Role::Row)) {
+        states.push(format!("level={level}"));
+    }
+    let name = (prints_name(node) || e.secret.is_some() && !node.name.is_empty())
+        .then(|| clip(&squash(&node.name), max_text));
+    let url = if node.role == Role::Link || node.role.is_root() {
+        let page = tree.frame_url(e.src);
+        p.url.as_deref().and_then(|u| if node.role.is_root() { Some(u.to_string()) } else { urls::compact(u, page) })
+    } else {
+        None
+    };
+    let value = if e.secret.is_some() {
+        None
+    } else {
+        let v = p.value_text.clone().or_else(|| node.value.clone()).filter(|v| !v.is_empty());
+        let v = v.filter(|v| Some(v.as_str()) != name.as_deref() && node.role != Role::Link);
+        let v = v.map(|v| match (&p.value_min, &p.value_max) {
+            (Some(lo), Some(hi)) => format!("{v} ({lo}-{hi})"),
+            _ => v,
+        });
+        v.map(|v| clip(&v.replace('\n', "\\n"), max_text))
+    };
+    Description {
+        role_word: if node.role.is_root() { "page".into() } else { node.role.display().to_string() },
+        name,
+        url,
+        value,
+        states,
+    }
+}
+
+pub fn squash(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+pub fn clip(s: &str, max: Option<usize>) -> String {
+    match max {
+        Some(m) if s.chars().count() > m => {
+            let mut t: String = s.chars().take(m).collect();
+            t.push('…');
+            t
+        }
+        _ => s.to_string(),
+    }
+}

@@ -1,0 +1,323 @@
+//! The text format. One line per block, one space of indent per level,
+//! inline runs (text, links, images) flowing on one line. Refs follow what
+//! they name: `button "OK" A7`, `[Docs](/docs) A8`.
+
+use super::{clip, describe};
+use crate::distill::{Element, Out};
+use crate::role::Role;
+use crate::tree::Tree;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub depth: usize,
+    pub text: String,
+    /// Refs printed on this line.
+    pub refs: usize,
+}
+
+pub struct TextRenderer<'a> {
+    tree: &'a Tree,
+    max_text: Option<usize>,
+    pub lines: Vec<Line>,
+}
+
+/// An inline run being assembled into lines.
+#[derive(Default)]
+struct Run {
+    text: String,
+    refs: usize,
+    pending_space: bool,
+}
+
+impl Run {
+    fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    fn push_text(&mut self, raw: &str) {
+        if raw.contains('\n') {
+            // Preformatted: Chrome only keeps newlines where CSS keeps them.
+            if self.pending_space && !self.text.is_empty() && !self.text.ends_with('\n') && !raw.starts_with(char::is_whitespace) {
+                self.text.push(' ');
+            }
+            self.text.push_str(raw);
+            self.pending_space = false;
+            return;
+        }
+        let lead = raw.starts_with(char::is_whitespace);
+        let trail = raw.ends_with(char::is_whitespace);
+        let core = super::squash(raw);
+        if core.is_empty() {
+            self.pending_space = true;
+            return;
+        }
+        if !self.text.is_empty() && !self.text.ends_with('\n') && (lead || self.pending_space) && !self.text.ends_with(' ') {
+            self.text.push(' ');
+        }
+        self.text.push_str(&core);
+        self.pending_space = trail;
+    }
+
+    fn push_element(&mut self, s: &str, refs: usize) {
+        if !self.text.is_empty() && !self.text.ends_with(['\n', ' ']) {
+            self.text.push(' ');
+        }
+        self.text.push_str(s);
+        self.refs += refs;
+        self.pending_space = true;
+    }
+}
+
+impl<'a> TextRenderer<'a> {
+    pub fn new(tree: &'a Tree, max_text: Option<usize>) -> Self {
+        TextRenderer { tree, max_text, lines: Vec::new() }
+    }
+
+    pub fn render(mut self, outs: &[Out]) -> Vec<Line> {
+        self.children(outs, 0);
+        self.lines
+    }
+
+    fn flush(&mut self, run: &mut Run, depth: usize) {
+        if run.is_empty() {
+            *run = Run::default();
+            return;
+        }
+        let mut refs = run.refs;
+        for piece in run.text.split('\n') {
+            let piece = piece.trim_end();
+            if piece.trim().is_empty() {
+                continue;
+            }
+            let text = clip(piece, self.max_text.map(|m| m.max(1)));
+            self.lines.push(Line { depth, text, refs });
+            refs = 0;
+        }
+        *run = Run::default();
+    }
+
+    fn children(&mut self, outs: &[Out], depth: usize) {
+        let mut run = Run::default();
+        for out in outs {
+            match out {
+                Out::Text(t) | Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
+                Out::Break => self.flush(&mut run, depth),
+                Out::Element(e) if inline_capable(e) => {
+                    let (s, refs) = self.inline(e);
+                    run.push_element(&s, refs);
+                }
+                Out::Element(e) => {
+                    self.flush(&mut run, depth);
+                    self.element(e, depth);
+                }
+            }
+        }
+        self.flush(&mut run, depth);
+    }
+
+    /// An inline element and its inline children, as one string.
+    fn inline(&self, e: &Element) -> (String, usize) {
+        let (mut s, mut refs) = (self.header(e), usize::from(e.reference.is_some()));
+        let mut run = Run { text: s.clone(), refs: 0, pending_space: true };
+        for c in &e.children {
+            match c {
+                Out::Text(t) | Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
+                Out::Break => run.pending_space = true,
+                Out::Element(ce) => {
+                    let (cs, cr) = self.inline(ce);
+                    run.push_element(&cs, cr);
+                }
+            }
+        }
+        refs += run.refs;
+        s = run.text.replace('\n', " ");
+        (s, refs)
+    }
+
+    /// The element's own words: role, name, ref, states, value, URL.
+    pub fn header(&self, e: &Element) -> String {
+        let d = describe(self.tree, e, self.max_text);
+        let node = self.tree.node(e.src);
+        let mut s = match node.role {
+            Role::Heading => {
+                let level = node.props.level.unwrap_or(2).clamp(1, 6) as usize;
+                format!("{} {}", "#".repeat(level), d.name.clone().unwrap_or_default())
+            }
+            Role::Link => {
+                let name = d.name.clone().unwrap_or_default().replace(']', "\\]");
+                match &d.url {
+                    Some(u) => format!("[{name}]({u})"),
+                    None => format!("[{name}]"),
+                }
+            }
+            _ => match &d.name {
+                Some(n) => format!("{} \"{}\"", d.role_word, n.replace('"', "\\\"")),
+                None => d.role_word.clone(),
+            },
+        };
+        if let Some(r) = e.reference {
+            s.push_str(" A");
+            s.push_str(&r.to_string());
+        }
+        for st in &d.states {
+            s.push(' ');
+            s.push_str(st);
+        }
+        if let Some(v) = &d.value {
+            s.push_str(": ");
+            s.push_str(v);
+        }
+        if node.role.is_root() {
+            if let Some(u) = &d.url {
+                s.push(' ');
+                s.push_str(u);
+            }
+        }
+        s
+    }
+
+    fn element(&mut self, e: &Element, depth: usize) {
+        let refs = usize::from(e.reference.is_some());
+        let node = self.tree.node(e.src);
+        match node.role {
+            Role::List if node.name.is_empty() && e.reference.is_none() => {
+                self.children(&e.children, depth);
+            }
+            Role::ListItem => {
+                let marker = match e.children.iter().find(|c| !matches!(c, Out::Break)) {
+                    Some(Out::Marker(m)) => m.clone(),
+                    _ => "-".to_string(),
+                };
+                let rest: Vec<Out> = skip_first_marker(&e.children);
+                let mut head = marker;
+                if let Some(r) = e.reference {
+                    head.push_str(&format!(" A{r}"));
+                }
+                self.joined(head, refs, &rest, depth);
+            }
+            Role::Row => self.row(e, depth),
+            // The page line heads the snapshot; its content is not indented.
+            _ if node.role.is_root() && node.parent.is_none() => {
+                self.lines.push(Line { depth, text: self.header(e), refs });
+                self.children(&e.children, depth);
+            }
+            _ => {
+                let head = self.header(e);
+                if node.role == Role::Heading || e.children.iter().all(|c| !matches!(c, Out::Element(_))) {
+                    self.joined(head, refs, &e.children, depth);
+                } else {
+                    self.lines.push(Line { depth, text: head, refs });
+                    self.children(&e.children, depth + 1);
+                }
+            }
+        }
+    }
+
+    /// `head` followed on the same line by the children's first line, if
+    /// that line starts the children; the rest nested below.
+    fn joined(&mut self, head: String, refs: usize, children: &[Out], depth: usize) {
+        let start = self.lines.len();
+        self.children(children, depth + 1);
+        if self.lines.len() > start && self.lines[start].depth == depth + 1 {
+            let first = self.lines.remove(start);
+            self.lines.insert(start, Line { depth, text: format!("{head} {}", first.text), refs: refs + first.refs });
+        } else {
+            self.lines.insert(start, Line { depth, text: head, refs });
+        }
+    }
+
+    /// A table row as `| a | b |` when every cell fits on one line.
+    fn row(&mut self, e: &Element, depth: usize) {
+        let mut cells = Vec::new();
+        let mut all_headers = true;
+        for c in &e.children {
+            match c {
+                Out::Break => {}
+                Out::Element(ce) if is_cell(&ce.role) => {
+                    let sub = TextRenderer::new(self.tree, self.max_text).render(&ce.children);
+                    if sub.len() > 1 {
+                        return self.row_as_block(e, depth);
+                    }
+                    let mut text = sub.first().map(|l| l.text.replace('|', "\\|")).unwrap_or_default();
+                    let mut refs = sub.first().map_or(0, |l| l.refs);
+                    if let Some(r) = ce.reference {
+                        text = if text.is_empty() { format!("A{r}") } else { format!("{text} A{r}") };
+                        refs += 1;
+                    }
+                    all_headers &= ce.role == Role::ColumnHeader;
+                    cells.push((text, refs));
+                }
+                _ => return self.row_as_block(e, depth),
+            }
+        }
+        if cells.is_empty() {
+            return self.row_as_block(e, depth);
+        }
+        let mut text = String::from("|");
+        let mut refs = usize::from(e.reference.is_some());
+        for (t, r) in &cells {
+            text.push(' ');
+            text.push_str(t);
+            text.push_str(" |");
+            refs += r;
+        }
+        if let Some(r) = e.reference {
+            text.push_str(&format!(" A{r}"));
+        }
+        self.lines.push(Line { depth, text, refs });
+        if all_headers {
+            self.lines.push(Line { depth, text: format!("|{}", "-|".repeat(cells.len())), refs: 0 });
+        }
+    }
+
+    fn row_as_block(&mut self, e: &Element, depth: usize) {
+        let head = self.header(e);
+        self.lines.push(Line { depth, text: head, refs: usize::from(e.reference.is_some()) });
+        self.children(&e.children, depth + 1);
+    }
+}
+
+fn is_cell(role: &Role) -> bool {
+    matches!(role, Role::Cell | Role::GridCell | Role::ColumnHeader | Role::RowHeader)
+}
+
+fn inline_capable(e: &Element) -> bool {
+    matches!(e.role, Role::Link | Role::Image | Role::Img)
+        && e.secret.is_none()
+        && e.children.iter().all(|c| match c {
+            Out::Element(ce) => inline_capable(ce),
+            _ => true,
+        })
+}
+
+fn skip_first_marker(children: &[Out]) -> Vec<Out> {
+    let mut out = Vec::with_capacity(children.len());
+    let mut skipped = false;
+    for c in children {
+        if !skipped {
+            match c {
+                Out::Break => continue,
+                Out::Marker(_) => {
+                    skipped = true;
+                    continue;
+                }
+                _ => skipped = true,
+            }
+        }
+        out.push(c.clone());
+    }
+    out
+}
+
+/// Lines to one string, one space of indent per level.
+pub fn join(lines: &[Line]) -> String {
+    let mut s = String::with_capacity(lines.iter().map(|l| l.text.len() + l.depth + 1).sum());
+    for l in lines {
+        for _ in 0..l.depth {
+            s.push(' ');
+        }
+        s.push_str(&l.text);
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,47 @@
+//! Which nodes get a ref, and the rule that keeps them.
+
+use super::{Action, Rule, Visit};
+use crate::tree::Node;
+
+/// An agent can act on it: a control role, or focusable, or editable. The
+/// page itself and hidden (ignored) nodes are not targets.
+pub fn is_actionable(node: &Node) -> bool {
+    if node.ignored || node.backend_id.is_none() || node.role.is_root() {
+        return false;
+    }
+    if matches!(node.role, crate::role::Role::Iframe | crate::role::Role::IframePresentational) {
+        return false;
+    }
+    node.role.is_control() || node.props.focusable || node.props.editable
+}
+
+pub struct KeepActionable;
+impl Rule for KeepActionable {
+    fn name(&self) -> &'static str {
+        "keep-actionable"
+    }
+    fn why(&self) -> &'static str {
+        "never hide an element that receives clicks or input"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        v.is_actionable(v.id).then_some(Action::Keep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn focusable_generic_gets_a_ref() {
+        let t = text(vec![root(&[2]), prop(n(2, "generic", "", &[3]), "focusable", json!(true)), n(3, "StaticText", "Card", &[])]);
+        assert_eq!(t, "page \"T\"\ngeneric A0 Card\n");
+    }
+
+    #[test]
+    fn hidden_button_gets_no_ref() {
+        let t = text(vec![root(&[2]), ignored(n(2, "button", "Secret menu", &[]))]);
+        assert_eq!(t, "page \"T\"\n");
+    }
+}

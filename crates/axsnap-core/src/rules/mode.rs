@@ -1,0 +1,53 @@
+//! Interactive mode: actionable nodes and just enough context to place them.
+
+use super::{Action, Rule, Visit};
+use crate::role::Role;
+use crate::Mode;
+
+pub struct InteractiveOnly;
+impl Rule for InteractiveOnly {
+    fn name(&self) -> &'static str {
+        "interactive-only"
+    }
+    fn why(&self) -> &'static str {
+        "interactive mode asks for controls only; actionable nodes were kept by an earlier rule"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        if v.mode != Mode::Interactive {
+            return None;
+        }
+        let r = &v.node.role;
+        let context = (r.is_landmark() && r != &Role::Region)
+            || (r == &Role::Region && !v.node.name.is_empty())
+            || matches!(r, Role::Heading | Role::Iframe | Role::TabList | Role::Menu | Role::MenuBar
+                | Role::Tree | Role::Table | Role::Grid | Role::TreeGrid | Role::Toolbar)
+            || r.is_root();
+        if context && !v.node.ignored {
+            return None;
+        }
+        if matches!(r, Role::StaticText | Role::Image | Role::Img | Role::ListMarker | Role::LineBreak) {
+            return Some(Action::Remove);
+        }
+        Some(Action::Unwrap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::*;
+    use crate::{Mode, Options};
+
+    #[test]
+    fn interactive_mode_keeps_controls_and_landmarks_only() {
+        let nodes = vec![
+            root(&[2]),
+            n(2, "navigation", "Main", &[3, 4]),
+            n(3, "StaticText", "Go to:", &[]),
+            n(4, "list", "", &[5]),
+            n(5, "listitem", "", &[6]),
+            n(6, "link", "Home", &[]),
+        ];
+        let t = text_with(nodes, Options { mode: Mode::Interactive, ..Options::default() });
+        assert_eq!(t, "page \"T\"\nnav \"Main\"\n [Home] A0\n");
+    }
+}

@@ -1,0 +1,199 @@
+//! Rules about text nodes.
+
+use super::{Action, Rule, Visit};
+use crate::role::Role;
+use crate::tree::NodeId;
+
+pub struct DropInlineTextBoxes;
+impl Rule for DropInlineTextBoxes {
+    fn name(&self) -> &'static str {
+        "drop-inline-text-boxes"
+    }
+    fn why(&self) -> &'static str {
+        "an InlineTextBox is a layout slice of its parent StaticText, which carries the same text"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        (v.node.role == Role::InlineTextBox).then_some(Action::Remove)
+    }
+}
+
+pub struct DropHiddenText;
+impl Rule for DropHiddenText {
+    fn name(&self) -> &'static str {
+        "drop-hidden-text"
+    }
+    fn why(&self) -> &'static str {
+        "ignored text is hidden from users (display:none, aria-hidden), so it is not on the page"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        (v.node.ignored && matches!(v.node.role, Role::StaticText | Role::ListMarker | Role::LineBreak))
+            .then_some(Action::Remove)
+    }
+}
+
+pub struct DropBlankText;
+impl Rule for DropBlankText {
+    fn name(&self) -> &'static str {
+        "drop-blank-text"
+    }
+    fn why(&self) -> &'static str {
+        "whitespace-only text carries no words; line breaks are kept by the LineBreak role instead"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        (v.node.role == Role::StaticText && v.node.name.trim().is_empty()).then_some(Action::Remove)
+    }
+}
+
+pub struct DropEchoedText;
+impl Rule for DropEchoedText {
+    fn name(&self) -> &'static str {
+        "drop-echoed-text"
+    }
+    fn why(&self) -> &'static str {
+        "text already printed as its ancestor's name would be read twice"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        if v.node.role != Role::StaticText {
+            return None;
+        }
+        let name = v.ancestor_name?;
+        contains_words(name, &v.node.name).then_some(Action::Remove)
+    }
+}
+
+/// Whitespace-insensitive containment: "Sign\n in" is in "Sign in".
+pub fn contains_words(haystack: &str, needle: &str) -> bool {
+    let n = squash(needle);
+    !n.is_empty() && squash(haystack).contains(&n)
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+pub struct DropLabelEchoingItsControl;
+impl Rule for DropLabelEchoingItsControl {
+    fn name(&self) -> &'static str {
+        "drop-label-echoing-its-control"
+    }
+    fn why(&self) -> &'static str {
+        "a label's text is its control's name, which the control's line prints"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        if v.node.role != Role::StaticText {
+            return None;
+        }
+        let label = label_ancestor(v, v.id)?;
+        let tree = v.tree;
+        // The labelled control sits inside the label or next to it.
+        let scope = tree.node(label).parent.unwrap_or(label);
+        let mut stack = vec![scope];
+        let mut budget = 200;
+        while let Some(id) = stack.pop() {
+            budget -= 1;
+            if budget == 0 {
+                return None;
+            }
+            let node = tree.node(id);
+            if v.is_actionable(id) && contains_words(&node.name, &v.node.name) {
+                return Some(Action::Remove);
+            }
+            stack.extend(node.children.iter().copied());
+        }
+        None
+    }
+}
+
+fn label_ancestor(v: &Visit, id: NodeId) -> Option<NodeId> {
+    let mut cur = v.tree.node(id).parent;
+    for _ in 0..4 {
+        let p = cur?;
+        let node = v.tree.node(p);
+        if node.role == Role::LabelText || node.role == Role::Legend {
+            return Some(p);
+        }
+        if !matches!(node.role, Role::Generic | Role::None | Role::Strong | Role::Emphasis) {
+            return None;
+        }
+        cur = node.parent;
+    }
+    None
+}
+
+pub struct DropBulletMarkers;
+impl Rule for DropBulletMarkers {
+    fn name(&self) -> &'static str {
+        "drop-bullet-markers"
+    }
+    fn why(&self) -> &'static str {
+        "a bullet glyph says only 'list item', which the '-' prefix already says; numbers are kept"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        if v.node.role != Role::ListMarker {
+            return None;
+        }
+        let has_word = v.node.name.chars().any(|c| c.is_alphanumeric());
+        (!has_word).then_some(Action::Remove)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::testing::*;
+
+    #[test]
+    fn inline_text_boxes_never_appear() {
+        let t = text(vec![root(&[2]), n(2, "StaticText", "Hello", &[3]), n(3, "InlineTextBox", "Hello", &[])]);
+        assert_eq!(t, "page \"T\"\nHello\n");
+    }
+
+    #[test]
+    fn text_echoing_link_name_is_dropped() {
+        let t = text(vec![root(&[2]), n(2, "link", "Home", &[3]), n(3, "StaticText", "Home", &[])]);
+        assert_eq!(t, "page \"T\"\n[Home] A0\n");
+    }
+
+    #[test]
+    fn text_not_in_the_name_stays() {
+        let t = text(vec![root(&[2]), n(2, "button", "Close", &[3]), n(3, "StaticText", "×", &[])]);
+        assert_eq!(t, "page \"T\"\nbutton \"Close\" A0 ×\n");
+    }
+
+    #[test]
+    fn blank_and_hidden_text_are_dropped() {
+        let t = text(vec![
+            root(&[2, 3, 4]),
+            n(2, "StaticText", "  ", &[]),
+            ignored(n(3, "StaticText", "hidden", &[])),
+            n(4, "StaticText", "shown", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\nshown\n");
+    }
+
+    #[test]
+    fn label_text_echoing_its_textbox_is_dropped() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "generic", "", &[3, 5]),
+            n(3, "LabelText", "", &[4]),
+            n(4, "StaticText", "Email", &[]),
+            n(5, "textbox", "Email", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\ntextbox \"Email\" A0\n");
+    }
+
+    #[test]
+    fn bullet_markers_go_numbers_stay() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "list", "", &[3, 6]),
+            n(3, "listitem", "", &[4, 5]),
+            n(4, "ListMarker", "• ", &[]),
+            n(5, "StaticText", "one", &[]),
+            n(6, "listitem", "", &[7, 8]),
+            n(7, "ListMarker", "2. ", &[]),
+            n(8, "StaticText", "two", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\n- one\n2. two\n");
+    }
+}

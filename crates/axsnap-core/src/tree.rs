@@ -1,0 +1,292 @@
+//! A flat arena of nodes built once from the CDP lists of every frame: string
+//! ids are hashed here and never again; frames are stitched under their
+//! `<iframe>` nodes.
+
+use crate::cdp::{AxNode, AxProperty, SnapshotInput};
+use crate::role::Role;
+use std::collections::HashMap;
+
+pub type NodeId = u32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tri {
+    True,
+    False,
+    Mixed,
+}
+
+/// The states and properties worth reading, parsed once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Props {
+    pub focusable: bool,
+    pub focused: bool,
+    pub editable: bool,
+    pub settable: bool,
+    pub disabled: bool,
+    pub required: bool,
+    pub readonly: bool,
+    pub invalid: bool,
+    pub modal: bool,
+    pub multiselectable: bool,
+    pub checked: Option<Tri>,
+    pub pressed: Option<Tri>,
+    pub selected: Option<bool>,
+    pub expanded: Option<bool>,
+    pub level: Option<u32>,
+    pub url: Option<String>,
+    pub value_min: Option<String>,
+    pub value_max: Option<String>,
+    pub value_text: Option<String>,
+    pub autocomplete: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub role: Role,
+    pub name: String,
+    pub value: Option<String>,
+    pub description: Option<String>,
+    pub props: Props,
+    pub ignored: bool,
+    pub backend_id: Option<i64>,
+    /// Index into `Tree::frames`.
+    pub frame: u32,
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub key: String,
+    pub root: Option<NodeId>,
+    /// The document URL, from the root's `url` property.
+    pub url: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub frames: Vec<Frame>,
+    /// The main frame's root: where the walk starts.
+    pub root: Option<NodeId>,
+}
+
+impl Tree {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn frame_key(&self, id: NodeId) -> &str {
+        &self.frames[self.node(id).frame as usize].key
+    }
+
+    pub fn frame_url(&self, id: NodeId) -> Option<&str> {
+        self.frames[self.node(id).frame as usize].url.as_deref()
+    }
+
+    /// Finds a node by `(frame key, backendDOMNodeId)`.
+    pub fn find(&self, frame: &str, backend_id: i64) -> Option<NodeId> {
+        self.nodes
+            .iter()
+            .position(|n| n.backend_id == Some(backend_id) && self.frames[n.frame as usize].key == frame)
+            .map(|i| i as NodeId)
+    }
+
+    pub fn build(input: &SnapshotInput) -> Tree {
+        let mut tree = Tree::default();
+        // Per frame: CDP node id → arena index.
+        let mut index_maps: Vec<HashMap<&str, NodeId>> = Vec::new();
+        let mut bases: Vec<NodeId> = Vec::new();
+        for (fi, frame) in input.frames.iter().enumerate() {
+            let mut map = HashMap::with_capacity(frame.nodes.len());
+            let base = tree.nodes.len() as NodeId;
+            bases.push(base);
+            for (i, raw) in frame.nodes.iter().enumerate() {
+                // A repeated id keeps its first node; later copies stay unreachable.
+                map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId);
+                tree.nodes.push(convert(raw, fi as u32));
+            }
+            index_maps.push(map);
+            tree.frames.push(Frame { key: frame.key.clone(), root: None, url: None });
+        }
+        // Children from `childIds`; parents from the first claim only, so a
+        // malformed list cannot make a node two places at once or a cycle.
+        let mut claimed = vec![false; tree.nodes.len()];
+        for (fi, frame) in input.frames.iter().enumerate() {
+            let base = bases[fi];
+            let map = &index_maps[fi];
+            for (i, raw) in frame.nodes.iter().enumerate() {
+                let me = base + i as NodeId;
+                if map.get(raw.node_id.as_str()) != Some(&me) {
+                    continue;
+                }
+                let mut kids = Vec::with_capacity(raw.child_ids.len());
+                for cid in &raw.child_ids {
+                    if let Some(&c) = map.get(cid.as_str()) {
+                        if c != me && !claimed[c as usize] {
+                            claimed[c as usize] = true;
+                            kids.push(c);
+                        }
+                    }
+                }
+                for &c in &kids {
+                    tree.nodes[c as usize].parent = Some(me);
+                }
+                tree.nodes[me as usize].children = kids;
+            }
+        }
+        // Roots: a frame's first unclaimed node, preferring a web-area role.
+        for (fi, frame) in input.frames.iter().enumerate() {
+            let map = &index_maps[fi];
+            let candidates: Vec<NodeId> = frame
+                .nodes
+                .iter()
+                .filter_map(|n| map.get(n.node_id.as_str()).copied())
+                .filter(|&id| !claimed[id as usize])
+                .collect();
+            let root = candidates
+                .iter()
+                .copied()
+                .find(|&id| tree.nodes[id as usize].role.is_root())
+                .or_else(|| candidates.first().copied());
+            if let Some(r) = root {
+                // Orphans (parent missing from the list) hang under the root so
+                // their actionable nodes still get refs.
+                for &orphan in candidates.iter().filter(|&&c| c != r) {
+                    if !reaches(&tree, orphan, r) {
+                        tree.nodes[orphan as usize].parent = Some(r);
+                        tree.nodes[r as usize].children.push(orphan);
+                    }
+                }
+                tree.frames[fi].url = tree.nodes[r as usize].props.url.clone();
+            }
+            tree.frames[fi].root = root;
+        }
+        tree.stitch(input);
+        tree
+    }
+
+    /// Hangs each child frame's root under its owner `<iframe>` node (or,
+    /// if that is unknown, at the end of its parent frame's root).
+    fn stitch(&mut self, input: &SnapshotInput) {
+        let mut main = None;
+        for (fi, frame) in input.frames.iter().enumerate() {
+            let Some(root) = self.frames[fi].root else { continue };
+            let parent_frame = frame
+                .parent
+                .as_deref()
+                .and_then(|p| self.frames.iter().position(|f| f.key == p))
+                .filter(|&p| p != fi);
+            let Some(pf) = parent_frame else {
+                if main.is_none() {
+                    main = Some(root);
+                } else if let Some(m) = main {
+                    self.adopt(m, root);
+                }
+                continue;
+            };
+            let pkey = self.frames[pf].key.clone();
+            let host = frame
+                .owner
+                .and_then(|b| self.find(&pkey, b))
+                .filter(|&h| !self.is_ancestor_or_self(root, h));
+            let host = host.or(self.frames[pf].root);
+            match host {
+                Some(h) if !self.is_ancestor_or_self(root, h) => self.adopt(h, root),
+                _ => {}
+            }
+        }
+        self.root = main.or_else(|| self.frames.first().and_then(|f| f.root));
+    }
+
+    fn adopt(&mut self, parent: NodeId, child: NodeId) {
+        if self.nodes[child as usize].parent.is_some() {
+            return;
+        }
+        self.nodes[child as usize].parent = Some(parent);
+        self.nodes[parent as usize].children.push(child);
+    }
+
+    fn is_ancestor_or_self(&self, ancestor: NodeId, mut node: NodeId) -> bool {
+        let mut steps = 0;
+        loop {
+            if node == ancestor {
+                return true;
+            }
+            match self.nodes[node as usize].parent {
+                Some(p) if steps < self.nodes.len() => {
+                    node = p;
+                    steps += 1;
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+fn reaches(tree: &Tree, from: NodeId, target: NodeId) -> bool {
+    tree.is_ancestor_or_self(from, target)
+}
+
+fn convert(raw: &AxNode, frame: u32) -> Node {
+    let role = raw
+        .role
+        .as_ref()
+        .and_then(|r| r.as_text())
+        .map(|r| Role::parse(&r))
+        .unwrap_or(Role::None);
+    Node {
+        role,
+        name: raw.name.as_ref().and_then(|v| v.as_text()).unwrap_or_default(),
+        value: raw.value.as_ref().and_then(|v| v.as_text()),
+        description: raw.description.as_ref().and_then(|v| v.as_text()).filter(|d| !d.trim().is_empty()),
+        props: parse_props(&raw.properties),
+        ignored: raw.ignored,
+        backend_id: raw.backend_dom_node_id,
+        frame,
+        parent: None,
+        children: Vec::new(),
+    }
+}
+
+fn parse_props(list: &[AxProperty]) -> Props {
+    let mut p = Props::default();
+    for prop in list {
+        let v = &prop.value;
+        let text = || v.as_text();
+        let truthy = || matches!(v.as_text().as_deref(), Some("true"));
+        match prop.name.as_str() {
+            "focusable" => p.focusable = truthy(),
+            "focused" => p.focused = truthy(),
+            "editable" => p.editable = text().map_or(false, |t| !t.is_empty() && t != "false"),
+            "settable" => p.settable = truthy(),
+            "disabled" => p.disabled = truthy(),
+            "required" => p.required = truthy(),
+            "readonly" => p.readonly = truthy(),
+            "invalid" => p.invalid = text().map_or(false, |t| t != "false" && !t.is_empty()),
+            "modal" => p.modal = truthy(),
+            "multiselectable" => p.multiselectable = truthy(),
+            "checked" => p.checked = tri(text()),
+            "pressed" => p.pressed = tri(text()),
+            "selected" => p.selected = text().map(|t| t == "true"),
+            "expanded" => p.expanded = text().map(|t| t == "true"),
+            "level" => p.level = text().and_then(|t| t.parse::<f64>().ok()).map(|l| l as u32),
+            "url" => p.url = text().filter(|u| !u.is_empty()),
+            "valuemin" => p.value_min = text(),
+            "valuemax" => p.value_max = text(),
+            "valuetext" => p.value_text = text().filter(|t| !t.is_empty()),
+            "autocomplete" => p.autocomplete = text(),
+            _ => {}
+        }
+    }
+    p
+}
+
+fn tri(t: Option<String>) -> Option<Tri> {
+    match t.as_deref()? {
+        "true" => Some(Tri::True),
+        "false" => Some(Tri::False),
+        "mixed" => Some(Tri::Mixed),
+        _ => None,
+    }
+}
