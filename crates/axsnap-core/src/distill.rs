@@ -53,7 +53,7 @@ pub struct Distiller<'a> {
 
 impl<'a> Distiller<'a> {
     pub fn new(tree: &'a Tree, mode: Mode, secrets: &'a Secrets, refs: &'a mut RefTable) -> Self {
-        let actionable: Vec<bool> = tree.nodes.iter().map(is_actionable).collect();
+        let actionable: Vec<bool> = (0..tree.nodes.len() as NodeId).map(|i| is_actionable(tree, i)).collect();
         let holds_actionable = holds(tree, &actionable);
         Distiller {
             tree,
@@ -95,7 +95,7 @@ impl<'a> Distiller<'a> {
         match action {
             Action::Remove => Vec::new(),
             Action::Unwrap => {
-                let block = !in_flow && !inline_unwrap(&node.role);
+                let block = !in_flow && !inline_unwrap(&node.role) && !self.beside_text(id);
                 let flow = in_flow || starts_flow(&node.role);
                 let mut out = Vec::new();
                 if block {
@@ -180,6 +180,15 @@ impl<'a> Distiller<'a> {
         }
         self.kept += 1;
         vec![Out::Element(Element { src: id, role: node.role.clone(), reference, secret, children })]
+    }
+
+    /// A wrapper with text beside it is a span inside a sentence, not a block.
+    fn beside_text(&self, id: NodeId) -> bool {
+        let Some(p) = self.tree.node(id).parent else { return false };
+        self.tree.node(p).children.iter().any(|&s| {
+            let n = self.tree.node(s);
+            s != id && n.role == Role::StaticText && !n.ignored && !n.name.trim().is_empty()
+        })
     }
 
     fn descendants(&self, id: NodeId) -> Vec<NodeId> {

@@ -144,11 +144,21 @@ impl Tree {
                 .filter_map(|n| map.get(n.node_id.as_str()).copied())
                 .filter(|&id| !claimed[id as usize])
                 .collect();
-            let root = candidates
+            let mut root = candidates
                 .iter()
                 .copied()
                 .find(|&id| tree.nodes[id as usize].role.is_root())
                 .or_else(|| candidates.first().copied());
+            if root.is_none() {
+                // Every node is someone's child: a cycle. Break it at the
+                // frame's first node.
+                if let Some(first) = frame.nodes.first().and_then(|n| map.get(n.node_id.as_str()).copied()) {
+                    if let Some(p) = tree.nodes[first as usize].parent.take() {
+                        tree.nodes[p as usize].children.retain(|&c| c != first);
+                    }
+                    root = Some(first);
+                }
+            }
             if let Some(r) = root {
                 // Orphans (parent missing from the list) hang under the root so
                 // their actionable nodes still get refs.

@@ -184,6 +184,7 @@ impl<'a> TextRenderer<'a> {
                 self.children(&e.children, depth);
             }
             Role::ListItem => {
+                // Joined with its first line below, whatever starts it: "- item".
                 let marker = match e.children.iter().find(|c| !matches!(c, Out::Break)) {
                     Some(Out::Marker(m)) => m.clone(),
                     _ => "-".to_string(),
@@ -203,7 +204,18 @@ impl<'a> TextRenderer<'a> {
             }
             _ => {
                 let head = self.header(e);
-                if node.role == Role::Heading || e.children.iter().all(|c| !matches!(c, Out::Element(_))) {
+                let starts_inline = match e.children.iter().find(|c| !matches!(c, Out::Break)) {
+                    Some(Out::Element(c)) => inline_capable(c),
+                    Some(_) => true,
+                    None => false,
+                };
+                // Containers keep their own line unless they hold only words;
+                // a control's leftover text reads best right after it.
+                let joins = e.children.iter().all(|c| match c {
+                    Out::Element(c) => e.reference.is_some() && inline_capable(c),
+                    _ => true,
+                });
+                if (node.role == Role::Heading && starts_inline) || joins {
                     self.joined(head, refs, &e.children, depth);
                 } else {
                     self.lines.push(Line { depth, text: head, refs });

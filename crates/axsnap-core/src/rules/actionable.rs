@@ -1,18 +1,22 @@
 //! Which nodes get a ref, and the rule that keeps them.
 
 use super::{Action, Rule, Visit};
-use crate::tree::Node;
+use crate::tree::{NodeId, Tree};
 
 /// An agent can act on it: a control role, or focusable, or editable. The
-/// page itself and hidden (ignored) nodes are not targets.
-pub fn is_actionable(node: &Node) -> bool {
+/// page itself and hidden (ignored) nodes are not targets. Editable nodes
+/// inside an editing host (a text field's inner editor) act through the
+/// host's ref.
+pub fn is_actionable(tree: &Tree, id: NodeId) -> bool {
+    let node = tree.node(id);
     if node.ignored || node.backend_id.is_none() || node.role.is_root() {
         return false;
     }
     if matches!(node.role, crate::role::Role::Iframe | crate::role::Role::IframePresentational) {
         return false;
     }
-    node.role.is_control() || node.props.focusable || node.props.editable
+    let inside_editor = || node.parent.map_or(false, |p| tree.node(p).props.editable);
+    node.role.is_control() || node.props.focusable || (node.props.editable && !inside_editor())
 }
 
 pub struct KeepActionable;

@@ -61,6 +61,7 @@ pub static RULES: &[&dyn Rule] = &[
     &text::DropHiddenText,
     &text::DropBlankText,
     &text::DropEchoedText,
+    &text::DropTextFieldContents,
     &text::DropLabelEchoingItsControl,
     &media::DropUnnamedImages,
     &media::DropEchoedImages,

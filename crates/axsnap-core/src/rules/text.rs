@@ -71,6 +71,31 @@ fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+pub struct DropTextFieldContents;
+impl Rule for DropTextFieldContents {
+    fn name(&self) -> &'static str {
+        "drop-text-field-contents"
+    }
+    fn why(&self) -> &'static str {
+        "the text inside a text field is its value, which the field's line prints (or redacts)"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        if v.node.role != Role::StaticText {
+            return None;
+        }
+        let mut cur = v.node.parent;
+        for _ in 0..3 {
+            let p = v.tree.node(cur?);
+            if p.role.is_text_field() || p.props.editable && p.role == Role::TextBox {
+                let value = p.value.as_deref().unwrap_or("");
+                return contains_words(value, &v.node.name).then_some(Action::Remove);
+            }
+            cur = p.parent;
+        }
+        None
+    }
+}
+
 pub struct DropLabelEchoingItsControl;
 impl Rule for DropLabelEchoingItsControl {
     fn name(&self) -> &'static str {
@@ -168,6 +193,12 @@ mod tests {
             n(4, "StaticText", "shown", &[]),
         ]);
         assert_eq!(t, "page \"T\"\nshown\n");
+    }
+
+    #[test]
+    fn text_field_contents_print_once_as_its_value() {
+        let t = text(vec![root(&[2]), value(n(2, "textbox", "City", &[3]), "Oslo"), n(3, "StaticText", "Oslo", &[])]);
+        assert_eq!(t, "page \"T\"\ntextbox \"City\" A0: Oslo\n");
     }
 
     #[test]

@@ -1,0 +1,75 @@
+//! The binary's contract: snapshot on stdout, one-line errors, exit 2.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn axsnap(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axsnap"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+const PAGE: &str = r#"{"nodes":[
+ {"nodeId":"1","role":{"type":"internalRole","value":"RootWebArea"},"name":{"type":"computedString","value":"Hi"},"childIds":["2"],"backendDOMNodeId":1},
+ {"nodeId":"2","role":{"type":"role","value":"button"},"name":{"type":"computedString","value":"Go"},"childIds":[],"backendDOMNodeId":2}]}"#;
+
+#[test]
+fn prints_a_snapshot_from_stdin() {
+    let (code, out, _) = axsnap(&["-"], PAGE);
+    assert_eq!(code, 0);
+    assert_eq!(out, "page \"Hi\"\nbutton \"Go\" A0\n");
+}
+
+#[test]
+fn stats_go_to_stderr() {
+    let (code, _, err) = axsnap(&["--stats", "-"], PAGE);
+    assert_eq!(code, 0);
+    assert!(err.starts_with("nodes_in=2 nodes_out=2 refs=1 lines=2"), "{err}");
+}
+
+#[test]
+fn json_format() {
+    let (code, out, _) = axsnap(&["--format", "json", "-"], PAGE);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), r#"[[0,"page","Hi",null,null],[1,"button","Go",null,"A0"]]"#);
+}
+
+#[test]
+fn secrets_file_redacts() {
+    let dir = std::env::temp_dir().join(format!("axsnap-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let secrets = dir.join("s.json");
+    std::fs::write(&secrets, r#"[{"frame":"main","backendNodeId":2,"reason":"password"}]"#).unwrap();
+    let (code, out, _) = axsnap(&["--secrets", secrets.to_str().unwrap(), "-"], PAGE);
+    assert_eq!(code, 0);
+    assert!(out.contains("button \"Go\" A0 secret=password empty"), "{out}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    for (args, stdin) in [
+        (vec!["-"], "not json"),
+        (vec!["-"], "{\"nodes\":[]}"),
+        (vec!["/no/such/file.json"], ""),
+        (vec!["--mode", "sideways", "-"], PAGE),
+        (vec!["--max-chars", "lots", "-"], PAGE),
+        (vec![], ""),
+    ] {
+        let (code, out, err) = axsnap(&args, stdin);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert!(err.starts_with("axsnap: "), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -1,0 +1,55 @@
+#![allow(dead_code)]
+//! Helpers shared by the integration tests.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+/// The shared corpus of saved CDP trees, or None when absent (a checkout
+/// outside this workspace). CI always has it and fails if it is missing.
+pub fn corpus() -> Option<Vec<(String, String)>> {
+    let dir = std::env::var("AXSNAP_CORPUS").map(PathBuf::from).unwrap_or_else(|_| {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ax")
+    });
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        assert!(std::env::var("CI").is_err(), "corpus not found at {}", dir.display());
+        eprintln!("corpus not found at {}: skipping", dir.display());
+        return None;
+    };
+    let mut pages: Vec<(String, String)> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".json.gz"))
+        .map(|e| {
+            let mut s = String::new();
+            flate2::read::GzDecoder::new(std::fs::File::open(e.path()).unwrap())
+                .read_to_string(&mut s)
+                .unwrap();
+            (e.file_name().to_string_lossy().replace(".json.gz", ""), s)
+        })
+        .collect();
+    pages.sort();
+    Some(pages)
+}
+
+/// Every `A<n>` ref token in a text, in order.
+pub fn refs_in(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let boundary = i == 0 || matches!(b[i - 1], b' ' | b'\n' | b'|');
+        if b[i] == b'A' && boundary {
+            let mut j = i + 1;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            let end_ok = j == b.len() || matches!(b[j], b' ' | b'\n' | b'|' | b':');
+            if j > i + 1 && end_ok {
+                out.push(text[i..j].to_string());
+            }
+            i = j.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}

@@ -1,0 +1,99 @@
+//! Property tests on random trees: no panic, unique refs, and a ref table
+//! that agrees with the text.
+
+mod common;
+
+use axsnap_core::{snapshot, Format, Mode, Options, RefTable, SnapshotInput};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+const ROLES: &[&str] = &[
+    "generic", "none", "StaticText", "InlineTextBox", "link", "button", "textbox", "heading", "list",
+    "listitem", "table", "row", "cell", "paragraph", "image", "Iframe", "navigation", "LineBreak",
+    "ListMarker", "checkbox", "strange-role", "LabelText", "columnheader", "RootWebArea",
+];
+
+fn arb_node() -> impl Strategy<Value = (usize, String, bool, bool, Vec<usize>, Option<u8>)> {
+    (
+        0..ROLES.len(),
+        "[a-zA-Z \n]{0,12}",
+        any::<bool>(),
+        any::<bool>(),
+        prop::collection::vec(0usize..40, 0..4),
+        prop::option::of(0u8..4),
+    )
+}
+
+fn build(spec: Vec<(usize, String, bool, bool, Vec<usize>, Option<u8>)>) -> Value {
+    let len = spec.len();
+    let nodes: Vec<Value> = spec
+        .into_iter()
+        .enumerate()
+        .map(|(i, (role, name, ignored, focusable, kids, backend))| {
+            // Children point forward mostly, but cycles and dangling ids are allowed.
+            let kids: Vec<String> = kids.iter().map(|k| ((i + k) % (len + 3)).to_string()).collect();
+            let mut n = json!({"nodeId": i.to_string(), "ignored": ignored,
+                "role": {"type": "role", "value": ROLES[role]}, "name": {"type": "computedString", "value": name},
+                "childIds": kids,
+                "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": focusable}}]});
+            if backend != Some(0) {
+                n["backendDOMNodeId"] = json!(i * 10 + backend.unwrap_or(1) as usize);
+            }
+            if role == 6 {
+                n["value"] = json!({"type": "string", "value": "•••"});
+            }
+            n
+        })
+        .collect();
+    json!({ "nodes": nodes })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_trees_never_panic_and_refs_agree(spec in prop::collection::vec(arb_node(), 1..40)) {
+        let input = SnapshotInput::from_value(build(spec)).unwrap();
+        for mode in [Mode::Full, Mode::Interactive] {
+            let mut refs = RefTable::new();
+            let o = Options { mode, ..Options::default() };
+            let text = match snapshot(&input, &[], &o, &mut refs) {
+                Ok(s) => s.text,
+                Err(e) => { prop_assert_eq!(e.code.as_str(), "bad_input"); continue; }
+            };
+            let live: BTreeSet<String> = refs.live_targets().iter().map(|(n, _)| format!("A{n}")).collect();
+            let printed: BTreeSet<String> = common::refs_in(&text).into_iter().collect();
+            // Names may themselves contain "A1"-like words only if generated; ours cannot.
+            prop_assert_eq!(&live, &printed, "{}", text);
+            for r in &live {
+                prop_assert!(refs.resolve(r).is_ok());
+            }
+            let o = Options { mode, format: Format::Json, max_chars: Some(50), ..Options::default() };
+            let json = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
+            let rows: Vec<Value> = serde_json::from_str(&json.text).unwrap();
+            let in_json: Vec<&str> = rows.iter().filter_map(|r| r[4].as_str()).collect();
+            let unique: BTreeSet<&str> = in_json.iter().copied().collect();
+            prop_assert_eq!(in_json.len(), unique.len());
+            prop_assert!(!json.text.contains('•'));
+            prop_assert!(!text.contains("•"));
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_are_an_error_not_a_panic(s in ".{0,200}") {
+        let _ = SnapshotInput::from_json(&s).and_then(|i| snapshot(&i, &[], &Options::default(), &mut RefTable::new()));
+    }
+}
+
+#[test]
+fn very_deep_trees_do_not_overflow_the_stack() {
+    let depth = 20_000;
+    let mut nodes: Vec<Value> = (0..depth)
+        .map(|i| json!({"nodeId": i.to_string(), "role": {"type":"role","value":"generic"}, "childIds": [(i + 1).to_string()], "backendDOMNodeId": i}))
+        .collect();
+    nodes.push(json!({"nodeId": depth.to_string(), "role": {"type":"role","value":"button"}, "name": {"type":"computedString","value":"Deep"}, "backendDOMNodeId": depth}));
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    let s = snapshot(&input, &[], &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("button \"Deep\" A0"), "{}", s.text);
+}

@@ -1,0 +1,206 @@
+//! The format, pinned on small trees: one test per role family.
+
+use axsnap_core::{snapshot, ErrorCode, Format, Options, RefTable, SnapshotInput};
+use serde_json::{json, Value};
+
+fn n(id: u32, role: &str, name: &str, kids: &[u32]) -> Value {
+    json!({"nodeId": id.to_string(), "role": {"type":"role","value": role},
+           "name": {"type":"computedString","value": name},
+           "childIds": kids.iter().map(|k| k.to_string()).collect::<Vec<_>>(), "backendDOMNodeId": id})
+}
+
+fn with(mut v: Value, props: &[(&str, Value)]) -> Value {
+    let list: Vec<Value> = props.iter().map(|(k, x)| json!({"name": k, "value": {"type": "x", "value": x}})).collect();
+    v["properties"] = Value::Array(list);
+    v
+}
+
+fn root(kids: &[u32]) -> Value {
+    with(n(1, "RootWebArea", "T", kids), &[("url", json!("https://site.test/a/page?x=1"))])
+}
+
+fn text(nodes: Vec<Value>) -> String {
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    snapshot(&input, &[], &Options::default(), &mut RefTable::new()).unwrap().text
+}
+
+const HEAD: &str = "page \"T\" https://site.test/a/page?x=1\n";
+
+#[test]
+fn link_inside_table_cell_inside_heading_keeps_its_ref() {
+    let t = text(vec![
+        root(&[2]),
+        with(n(2, "heading", "Results Bob", &[3]), &[("level", json!(2))]),
+        n(3, "table", "", &[4]),
+        n(4, "row", "", &[5, 7]),
+        n(5, "cell", "Results", &[6]),
+        n(6, "StaticText", "Results", &[]),
+        n(7, "cell", "Bob", &[8]),
+        with(n(8, "link", "Bob", &[9]), &[("url", json!("https://site.test/u/bob"))]),
+        n(9, "StaticText", "Bob", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}## Results Bob\n table\n  | Results | [Bob](/u/bob) A0 |\n"));
+}
+
+#[test]
+fn table_header_row_is_marked_and_cells_keep_their_text() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "table", "Scores", &[3, 10, 4, 7]),
+        n(10, "caption", "", &[11]),
+        n(11, "StaticText", "Scores", &[]),
+        n(3, "rowgroup", "", &[]),
+        n(4, "row", "Name Score", &[5, 6]),
+        n(5, "columnheader", "Name", &[12]),
+        n(12, "StaticText", "Name", &[]),
+        n(6, "columnheader", "Score", &[13]),
+        n(13, "StaticText", "Score", &[]),
+        n(7, "row", "Ann 3", &[8, 9]),
+        n(8, "cell", "Ann", &[14]),
+        n(14, "StaticText", "Ann", &[]),
+        n(9, "cell", "3", &[15]),
+        n(15, "StaticText", "3", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}table \"Scores\"\n | Name | Score |\n |-|-|\n | Ann | 3 |\n"));
+}
+
+#[test]
+fn lists_nest_by_indent() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "list", "", &[3]),
+        n(3, "listitem", "", &[4, 5]),
+        n(4, "StaticText", "Fruit", &[]),
+        n(5, "list", "", &[6]),
+        n(6, "listitem", "", &[7]),
+        n(7, "StaticText", "Apple", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}- Fruit\n - Apple\n"));
+}
+
+#[test]
+fn adjacent_text_merges_and_links_flow_in_the_sentence() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "paragraph", "", &[3, 4, 6]),
+        n(3, "StaticText", "Read the ", &[]),
+        with(n(4, "link", "guide", &[5]), &[("url", json!("https://site.test/a/page?x=1#intro"))]),
+        n(5, "StaticText", "guide", &[]),
+        n(6, "StaticText", " first.", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}Read the [guide](#intro) A0 first.\n"));
+}
+
+#[test]
+fn preformatted_text_keeps_its_line_breaks() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "generic", "", &[3, 4]),
+        n(3, "StaticText", "fn main() {\n    go();", &[]),
+        n(4, "StaticText", "\n}", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}fn main() {{\n    go();\n}}\n"));
+}
+
+#[test]
+fn control_states_are_printed_compactly() {
+    let t = text(vec![
+        root(&[2, 3, 4, 5, 6]),
+        with(n(2, "checkbox", "Remember me", &[]), &[("checked", json!("true"))]),
+        with(n(3, "button", "Menu", &[]), &[("expanded", json!(false)), ("disabled", json!(true))]),
+        with(n(4, "textbox", "Email", &[]), &[("required", json!(true)), ("invalid", json!("true"))]),
+        with(n(5, "slider", "Volume", &[]), &[("valuemin", json!(0)), ("valuemax", json!(10))]),
+        with(n(6, "combobox", "Sort", &[]), &[("focused", json!(true))]),
+    ]);
+    let mut v: Value = serde_json::from_str(&format!("[{}]", "1")).unwrap();
+    v[0] = json!(1);
+    assert_eq!(
+        t,
+        format!(
+            "{HEAD}checkbox \"Remember me\" A0 checked\nbutton \"Menu\" A1 collapsed disabled\n\
+             textbox \"Email\" A2 required invalid\nslider \"Volume\" A3\ncombobox \"Sort\" A4 focused\n"
+        )
+    );
+}
+
+#[test]
+fn values_follow_a_colon() {
+    let mut tb = n(2, "textbox", "City", &[3]);
+    tb["value"] = json!({"type": "string", "value": "Oslo"});
+    let t = text(vec![root(&[2]), tb, n(3, "StaticText", "Oslo", &[])]);
+    assert_eq!(t, format!("{HEAD}textbox \"City\" A0: Oslo\n"));
+}
+
+#[test]
+fn landmarks_and_dialogs_keep_their_structure() {
+    let t = text(vec![
+        root(&[2, 4]),
+        n(2, "navigation", "Site", &[3]),
+        with(n(3, "link", "Home", &[]), &[("url", json!("https://site.test/"))]),
+        with(n(4, "dialog", "Confirm", &[5]), &[("modal", json!(true))]),
+        n(5, "button", "OK", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}nav \"Site\"\n [Home](/) A0\ndialog \"Confirm\" modal\n button \"OK\" A1\n"));
+}
+
+#[test]
+fn unknown_roles_are_kept_by_name() {
+    let t = text(vec![root(&[2]), n(2, "hologram", "Future", &[])]);
+    assert_eq!(t, format!("{HEAD}hologram \"Future\"\n"));
+}
+
+#[test]
+fn json_format_is_tuples_of_depth_role_name_props_ref() {
+    let input = SnapshotInput::from_value(json!({"nodes": [
+        root(&[2]), n(2, "navigation", "Site", &[3]),
+        with(n(3, "link", "Home", &[]), &[("url", json!("https://site.test/"))]),
+    ]}))
+    .unwrap();
+    let o = Options { format: Format::Json, ..Options::default() };
+    let s = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
+    let v: Value = serde_json::from_str(&s.text).unwrap();
+    assert_eq!(
+        v,
+        json!([[0, "page", "T", {"url": "https://site.test/a/page?x=1"}, null],
+               [1, "nav", "Site", null, null],
+               [2, "link", "Home", {"url": "/"}, "A0"]])
+    );
+}
+
+#[test]
+fn bad_input_is_a_bad_input_error() {
+    for bad in ["", "{", "[]", "{\"nodes\": 3}", "{\"x\": 1}", "{\"nodes\": []}"] {
+        let err = SnapshotInput::from_json(bad)
+            .and_then(|i| snapshot(&i, &[], &Options::default(), &mut RefTable::new()))
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::BadInput, "{bad}");
+    }
+}
+
+#[test]
+fn cycles_and_dangling_children_do_not_hang_or_lose_nodes() {
+    let t = text(vec![
+        root(&[2, 99]),
+        n(2, "generic", "", &[3]),
+        n(3, "generic", "", &[2, 4]),
+        n(4, "button", "Loop", &[1]),
+    ]);
+    assert_eq!(t, format!("{HEAD}button \"Loop\" A0\n"));
+}
+
+#[test]
+fn subtree_by_ref() {
+    let nodes = vec![
+        root(&[2, 5]),
+        n(2, "form", "Login", &[3, 4]),
+        n(3, "textbox", "User", &[]),
+        n(4, "button", "Go", &[]),
+        n(5, "button", "Elsewhere", &[]),
+    ];
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    let mut refs = RefTable::new();
+    snapshot(&input, &[], &Options::default(), &mut refs).unwrap();
+    let o = Options { root: Some("A0".into()), ..Options::default() };
+    let s = snapshot(&input, &[], &o, &mut refs).unwrap();
+    assert_eq!(s.text, "textbox \"User\" A0\n");
+}
