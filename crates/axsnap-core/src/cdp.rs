@@ -118,9 +118,10 @@ pub struct SnapshotInput {
     pub frames: Vec<FrameInput>,
 }
 
-// Not an untagged enum: that buffers the whole document before choosing.
-#[derive(Deserialize)]
-struct RawInput {
+/// Any accepted input document, before it is checked. Not an untagged enum:
+/// that would buffer the whole document before choosing.
+#[derive(Deserialize, Default)]
+pub struct RawInput {
     #[serde(default)]
     frames: Option<Vec<FrameInput>>,
     #[serde(default)]
@@ -129,8 +130,8 @@ struct RawInput {
     result: Option<SingleTree>,
 }
 
-#[derive(Deserialize)]
-struct SingleTree {
+#[derive(Deserialize, Default)]
+pub struct SingleTree {
     nodes: Vec<AxNode>,
 }
 
@@ -155,7 +156,7 @@ impl SnapshotInput {
         Self::from_raw(raw)
     }
 
-    fn from_raw(raw: RawInput) -> Result<Self, crate::Error> {
+    pub fn from_raw(raw: RawInput) -> Result<Self, crate::Error> {
         if let Some(frames) = raw.frames {
             return Ok(SnapshotInput { frames });
         }

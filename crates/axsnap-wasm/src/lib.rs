@@ -1,1 +1,178 @@
-//! placeholder
+//! The core as WebAssembly: a per-tab `Snapshotter` that holds the tab's ref
+//! table across snapshots. Values in, core call, values out; every failure
+//! is a JS `Error` with a stable `code`.
+
+use axsnap_core::cdp::RawInput;
+use axsnap_core::{Error, Format, Mode, Options, RefTable, Sensitive, SnapshotInput, Snapshot};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// Snapshot options as JS passes them: `{mode, format, maxChars, maxDepth, maxText, root}`.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct JsOptions {
+    mode: Option<String>,
+    format: Option<String>,
+    max_chars: Option<usize>,
+    max_depth: Option<usize>,
+    max_text: Option<usize>,
+    root: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsStats {
+    nodes_in: usize,
+    nodes_out: usize,
+    refs: usize,
+    chars: usize,
+    tokens_est: usize,
+    lines: usize,
+    truncated_lines: usize,
+}
+
+#[derive(Serialize)]
+struct JsSnapshot {
+    text: String,
+    stats: JsStats,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsTarget<'a> {
+    frame: &'a str,
+    backend_node_id: i64,
+    role: &'a str,
+    name: &'a str,
+}
+
+fn js_error(code: &str, message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
+    err.into()
+}
+
+fn core_error(e: Error) -> JsValue {
+    js_error(e.code.as_str(), &e.message)
+}
+
+fn options(value: JsValue) -> Result<Options, JsValue> {
+    let o: JsOptions = if value.is_undefined() || value.is_null() {
+        JsOptions::default()
+    } else {
+        serde_wasm_bindgen::from_value(value).map_err(|e| js_error("bad_options", &format!("options: {e}")))?
+    };
+    let mode = match o.mode.as_deref() {
+        None | Some("full") => Mode::Full,
+        Some("interactive") => Mode::Interactive,
+        Some(other) => return Err(js_error("bad_options", &format!("mode {other:?}: use \"full\" or \"interactive\""))),
+    };
+    let format = match o.format.as_deref() {
+        None | Some("text") => Format::Text,
+        Some("json") => Format::Json,
+        Some(other) => return Err(js_error("bad_options", &format!("format {other:?}: use \"text\" or \"json\""))),
+    };
+    Ok(Options {
+        mode,
+        format,
+        max_chars: o.max_chars.filter(|&m| m > 0),
+        max_depth: o.max_depth,
+        max_text: o.max_text.filter(|&m| m > 0),
+        root: o.root,
+    })
+}
+
+fn sensitive(value: JsValue) -> Result<Vec<Sensitive>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| js_error("bad_input", &format!("sensitive list: expected [{{frame, backendNodeId, reason}}]: {e}")))
+}
+
+fn to_js(s: Snapshot) -> Result<JsValue, JsValue> {
+    let st = s.stats;
+    let out = JsSnapshot {
+        text: s.text,
+        stats: JsStats {
+            nodes_in: st.nodes_in,
+            nodes_out: st.nodes_out,
+            refs: st.refs,
+            chars: st.chars,
+            tokens_est: st.tokens_est,
+            lines: st.lines,
+            truncated_lines: st.truncated_lines,
+        },
+    };
+    out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_error("internal", &e.to_string()))
+}
+
+/// One tab's serializer: refs stay stable across its snapshots.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Snapshotter {
+    refs: RefTable,
+}
+
+#[wasm_bindgen]
+impl Snapshotter {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Snapshotter {
+        Snapshotter::default()
+    }
+
+    /// Snapshot from the CDP response as a JSON string (parsed in Wasm).
+    #[wasm_bindgen(js_name = snapshotJson)]
+    pub fn snapshot_json(&mut self, input: &str, sensitive_list: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+        let input = SnapshotInput::from_json(input).map_err(core_error)?;
+        self.run(&input, sensitive_list, opts)
+    }
+
+    /// Snapshot from the CDP response as a JS object (converted field by field).
+    pub fn snapshot(&mut self, input: JsValue, sensitive_list: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+        let raw: RawInput = serde_wasm_bindgen::from_value(input)
+            .map_err(|e| js_error("bad_input", &format!("not a getFullAXTree response or {{frames:[…]}} input: {e}")))?;
+        let input = SnapshotInput::from_raw(raw).map_err(core_error)?;
+        self.run(&input, sensitive_list, opts)
+    }
+
+    fn run(&mut self, input: &SnapshotInput, sensitive_list: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+        let options = options(opts)?;
+        let list = sensitive(sensitive_list)?;
+        let snap = axsnap_core::snapshot(input, &list, &options, &mut self.refs).map_err(core_error)?;
+        to_js(snap)
+    }
+
+    /// `A7` → `{frame, backendNodeId, role, name}`, or a `stale_ref`,
+    /// `unknown_ref` or `bad_ref` error.
+    pub fn resolve(&self, reference: &str) -> Result<JsValue, JsValue> {
+        let t = self.refs.resolve(reference).map_err(core_error)?;
+        let out = JsTarget { frame: &t.frame, backend_node_id: t.backend_node_id, role: &t.role, name: &t.name };
+        out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .map_err(|e| js_error("internal", &e.to_string()))
+    }
+
+    /// Forget every ref (the tab navigated to a new document).
+    pub fn reset(&mut self) {
+        self.refs.reset();
+    }
+
+    /// Forget one frame's refs (that frame navigated or went away).
+    #[wasm_bindgen(js_name = forgetFrame)]
+    pub fn forget_frame(&mut self, key: &str) {
+        self.refs.forget_frame(key);
+    }
+
+    /// Refs shown by the latest snapshot.
+    #[wasm_bindgen(js_name = liveRefs)]
+    pub fn live_refs(&self) -> usize {
+        self.refs.live()
+    }
+}
+
+/// The core's version, for the extension's about line.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}

@@ -1,0 +1,33 @@
+//! The facade in a browser page (headless Chromium via chromedriver).
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn snapshot_from_json_string() {
+    common::snapshot_from_json_string();
+}
+
+#[wasm_bindgen_test]
+fn snapshot_from_js_object_matches_json_string() {
+    common::snapshot_from_js_object_matches_json_string();
+}
+
+#[wasm_bindgen_test]
+fn resolve_and_stale_refs() {
+    common::resolve_and_stale_refs();
+}
+
+#[wasm_bindgen_test]
+fn bad_input_and_options_are_typed_errors() {
+    common::bad_input_and_options_are_typed_errors();
+}
+
+#[wasm_bindgen_test]
+fn options_are_honoured() {
+    common::options_are_honoured();
+}
