@@ -99,7 +99,9 @@ pub fn snapshot(
     for f in &tree.frames {
         if let Some(root) = f.root {
             let n = tree.node(root);
-            let doc = format!("{}|{}", n.backend_id.unwrap_or_default(), f.url.as_deref().unwrap_or(""));
+            // A new document has a new root node; a URL change alone (history
+            // API) keeps the document and its refs.
+            let doc = n.backend_id.unwrap_or_default().to_string();
             refs.observe_document(&f.key, &doc);
         }
     }

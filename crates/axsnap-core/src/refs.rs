@@ -3,6 +3,7 @@
 //! of this one type.
 
 use crate::error::{Error, ErrorCode};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Where a ref points: the frame (or OOPIF session) key and the DOM node.
@@ -123,6 +124,47 @@ impl RefTable {
     }
 }
 
+/// The table as plain data, so a restarted host (an MV3 service worker is
+/// stopped when idle) can keep its refs.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    next: u32,
+    generation: u64,
+    /// `[number, frame, backendNodeId, role, name, seen]`
+    entries: Vec<(u32, String, i64, String, String, u64)>,
+    documents: HashMap<String, String>,
+}
+
+impl RefTable {
+    pub fn to_json(&self) -> String {
+        let mut entries: Vec<_> = self
+            .entries
+            .iter()
+            .map(|(&n, e)| {
+                let t = &e.target;
+                (n, t.frame.clone(), t.backend_node_id, t.role.clone(), t.name.clone(), e.seen)
+            })
+            .collect();
+        entries.sort_by_key(|e| e.0);
+        let saved = Saved { next: self.next, generation: self.generation, entries, documents: self.documents.clone() };
+        serde_json::to_string(&saved).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<RefTable, Error> {
+        let saved: Saved = serde_json::from_str(text)
+            .map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
+        let mut t = RefTable { next: saved.next, generation: saved.generation, documents: saved.documents, ..Default::default() };
+        for (n, frame, backend_node_id, role, name, seen) in saved.entries {
+            if n >= t.next {
+                t.next = n + 1;
+            }
+            t.by_node.insert((frame.clone(), backend_node_id), n);
+            t.entries.insert(n, Entry { target: Target { frame, backend_node_id, role, name }, seen });
+        }
+        Ok(t)
+    }
+}
+
 fn stale(reference: &str) -> Error {
     Error::new(
         ErrorCode::StaleRef,
@@ -199,6 +241,23 @@ mod tests {
         let mut t = RefTable::new();
         t.begin();
         assert_ne!(t.assign("a", 5, "link", "x"), t.assign("b", 5, "link", "x"));
+    }
+
+    #[test]
+    fn saved_table_restores_refs_and_staleness() {
+        let mut t = RefTable::new();
+        t.begin();
+        t.observe_document("f", "d");
+        t.assign("f", 10, "link", "x");
+        t.begin();
+        t.assign("f", 11, "button", "y");
+        let back = RefTable::from_json(&t.to_json()).unwrap();
+        assert_eq!(back.resolve("A1").unwrap().backend_node_id, 11);
+        assert_eq!(back.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
+        let mut back = back;
+        back.begin();
+        assert_eq!(back.assign("f", 12, "link", "z"), 2);
+        assert_eq!(RefTable::from_json("{").unwrap_err().code, ErrorCode::BadInput);
     }
 
     #[test]

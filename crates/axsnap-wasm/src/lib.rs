@@ -164,6 +164,19 @@ impl Snapshotter {
         self.refs.forget_frame(key);
     }
 
+    /// The ref table as JSON, to survive a service-worker restart.
+    #[wasm_bindgen(js_name = exportRefs)]
+    pub fn export_refs(&self) -> String {
+        self.refs.to_json()
+    }
+
+    /// Restores a table saved by `exportRefs`.
+    #[wasm_bindgen(js_name = importRefs)]
+    pub fn import_refs(&mut self, saved: &str) -> Result<(), JsValue> {
+        self.refs = RefTable::from_json(saved).map_err(core_error)?;
+        Ok(())
+    }
+
     /// Refs shown by the latest snapshot.
     #[wasm_bindgen(js_name = liveRefs)]
     pub fn live_refs(&self) -> usize {

@@ -15,7 +15,18 @@ pub fn is_actionable(tree: &Tree, id: NodeId) -> bool {
     if matches!(node.role, crate::role::Role::Iframe | crate::role::Role::IframePresentational) {
         return false;
     }
-    let inside_editor = || node.parent.map_or(false, |p| tree.node(p).props.editable);
+    // The inner editor of an <input> hangs a few ignored wrappers below it.
+    let inside_editor = || {
+        let mut cur = node.parent;
+        for _ in 0..4 {
+            let Some(p) = cur else { return false };
+            if tree.node(p).props.editable {
+                return true;
+            }
+            cur = tree.node(p).parent;
+        }
+        false
+    };
     node.role.is_control() || node.props.focusable || (node.props.editable && !inside_editor())
 }
 
@@ -41,6 +52,17 @@ mod tests {
     fn focusable_generic_gets_a_ref() {
         let t = text(vec![root(&[2]), prop(n(2, "generic", "", &[3]), "focusable", json!(true)), n(3, "StaticText", "Card", &[])]);
         assert_eq!(t, "page \"T\"\ngeneric A0 Card\n");
+    }
+
+    #[test]
+    fn inner_editor_of_a_search_box_shares_its_ref() {
+        let t = text(vec![
+            root(&[2]),
+            prop(n(2, "searchbox", "Search", &[3]), "editable", json!("plaintext")),
+            ignored(n(3, "none", "", &[4])),
+            prop(n(4, "generic", "", &[]), "editable", json!("plaintext")),
+        ]);
+        assert_eq!(t, "page \"T\"\nsearchbox \"Search\" A0\n");
     }
 
     #[test]

@@ -1,0 +1,37 @@
+// The side panel: a person's window onto what an agent would see, using the
+// same message protocol as every other caller.
+
+const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+const ACTIONS = ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll'];
+for (const a of ACTIONS) $('action').append(new Option(a, a));
+
+/** @param {object} msg */
+export function send(msg) {
+  return chrome.runtime.sendMessage(msg);
+}
+
+function show(res, render) {
+  const status = $('status');
+  if (res && res.ok) {
+    status.className = '';
+    render(res);
+  } else {
+    status.className = 'error';
+    status.textContent = res ? `${res.error.code}: ${res.error.message}` : 'no answer from the extension';
+  }
+}
+
+$('snap').addEventListener('click', async () => {
+  const options = { mode: $('mode').value, full: $('uncapped').checked };
+  show(await send({ cmd: 'snapshot', options }), (res) => {
+    const t = res.stats.timings;
+    $('status').textContent = `${res.stats.refs} refs, ${res.stats.chars} chars (~${res.stats.tokensEst} tokens), ${t.totalMs} ms`;
+    $('out').textContent = res.text;
+  });
+});
+
+$('act').addEventListener('click', async () => {
+  const value = $('value').value;
+  const msg = { cmd: 'act', ref: $('ref').value.trim() || undefined, action: $('action').value, value: value === '' ? undefined : value };
+  show(await send(msg), () => { $('status').textContent = `${msg.action} ${msg.ref || ''}: done`; });
+});
