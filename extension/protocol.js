@@ -11,8 +11,8 @@ import { AxError, toPayload } from './errors.js';
 import { snapshot } from './snapshot.js';
 import { act, ACTIONS, WITHOUT_REF } from './actions.js';
 import { tabState, resetTab, ready } from './tabs.js';
-import { ensureAttached } from './cdp.js';
-import { watchFrames } from './frames.js';
+import { ensureAttached, forgetTab } from './cdp.js';
+import { watchFrames, forgetSessions } from './frames.js';
 import { version } from './pkg/axsnap_wasm.js';
 
 const OPTION_TYPES = { mode: 'string', format: 'string', maxChars: 'number', maxDepth: 'number', maxText: 'number', root: 'string', full: 'boolean' };
@@ -50,6 +50,15 @@ function checkRef(ref, required) {
   return ref;
 }
 
+function checkValue(action, value) {
+  if (['fill', 'type', 'select', 'press'].includes(action) && typeof value !== 'string') {
+    throw new AxError('bad_request', `${action} needs a string value`);
+  }
+  if (action === 'scroll' && value !== undefined && typeof value !== 'string' && typeof value !== 'number') {
+    throw new AxError('bad_request', 'scroll value is "up", "down" or a number of pixels');
+  }
+}
+
 /** Resolves a ref through the tab's table into an action target. */
 async function target(tabId, ref) {
   const st = await tabState(tabId);
@@ -83,6 +92,7 @@ async function run(msg, sender, external) {
       if (typeof msg.action !== 'string' || !ACTIONS.includes(msg.action)) {
         throw new AxError('bad_request', `action must be one of ${ACTIONS.join(', ')}`);
       }
+      checkValue(msg.action, msg.value);
       const tabId = await targetTab(msg, sender, external);
       const ref = checkRef(msg.ref, !WITHOUT_REF.has(msg.action));
       if (await ensureAttached(tabId)) await watchFrames(tabId);
@@ -105,6 +115,13 @@ export async function handle(msg, sender, external = false) {
   try {
     return { ok: true, ...(await run(msg, sender || {}, external)) };
   } catch (e) {
-    return { ok: false, error: toPayload(e) };
+    const error = toPayload(e);
+    // Detached without an onDetach event (our own detach, or a race): the
+    // next request must attach again.
+    if ((error.code === 'detached' || error.code === 'no_tab') && msg && Number.isInteger(msg.tabId)) {
+      await forgetTab(msg.tabId);
+      forgetSessions(msg.tabId);
+    }
+    return { ok: false, error };
   }
 }

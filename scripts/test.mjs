@@ -1,0 +1,30 @@
+// Every test: native Rust tests (core, CLI, corpus, property tests), the
+// Wasm facade in headless Chromium (page and service worker), the
+// extension's type check, and end-to-end tests of the real extension in
+// real Chromium. Installs what is missing first. Exits non-zero on any failure.
+import { setup } from './setup.mjs';
+import { build } from './build.mjs';
+import { run, step } from './lib.mjs';
+
+const started = Date.now();
+const stages = [
+  ['setup', () => setup()],
+  ['build the extension\'s Wasm', () => build()],
+  ['native tests: cargo test --workspace', () => run('cargo', ['test', '--workspace', '--quiet'])],
+  ['Wasm tests in headless Chromium (wasm-bindgen-test)', () => run('cargo', ['test', '-p', 'axsnap-wasm', '--target', 'wasm32-unknown-unknown'], {
+    env: { WASM_BINDGEN_TEST_TIMEOUT: '180', WASM_BINDGEN_TEST_DRIVER_TIMEOUT: '60' },
+  })],
+  ['type-check the extension', () => run('npx', ['--no-install', 'tsc', '-p', 'jsconfig.json'])],
+  ['end-to-end tests: the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
+];
+
+for (const [name, fn] of stages) {
+  step(name);
+  try {
+    fn();
+  } catch (e) {
+    console.error(`\nFAILED: ${name}\n${e.message}`);
+    process.exit(1);
+  }
+}
+console.log(`\nall tests passed in ${Math.round((Date.now() - started) / 1000)} s`);

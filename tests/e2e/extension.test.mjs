@@ -1,0 +1,296 @@
+// End-to-end: the real extension in Debian's Chromium, real chrome.debugger,
+// fixture pages on 127.0.0.1 with a same-site and a cross-site (localhost)
+// iframe. Every request goes through the extension's message protocol.
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { launch, refOf, ROOT, EXTENSION_ID } from '../harness.mjs';
+import { serve } from '../server.mjs';
+
+let b, server, page, tabId;
+
+before(async () => {
+  server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+  b = await launch();
+  page = await b.ctx.newPage();
+  await page.goto(server.url('/form.html'), { waitUntil: 'load' });
+  tabId = await b.tabId(page);
+});
+
+// Each test starts from a fresh copy of the page (a new document).
+beforeEach(async () => {
+  await page.goto(server.url('/form.html'), { waitUntil: 'load' });
+});
+
+after(async () => {
+  await b?.close();
+  await server?.close();
+});
+
+const snap = async (options = { full: true }) => {
+  const res = await b.call({ cmd: 'snapshot', tabId, options });
+  assert.equal(res.ok, true, JSON.stringify(res.error));
+  return res;
+};
+const act = (ref, action, value) => b.call({ cmd: 'act', tabId, ref, action, value });
+const frame = (name) => page.frames().find((f) => f.url().includes(name));
+
+test('snapshot shows the form, the table with link refs and both iframes', async () => {
+  const { text, stats } = await snap();
+  assert.match(text, /^page "Checkout" http:\/\/127\.0\.0\.1:\d+\/form\.html\n/);
+  assert.match(text, /\n form\n  textbox "Full name" A\d+\n/);
+  assert.match(text, /\| \[#1\]\(\/orders\/1\) A\d+ \| Shipped \|/);
+  assert.match(text, /\n iframe "Same site"\n  button "Inner button" A\d+\n/);
+  assert.match(text, /\n iframe "Cross site"\n  ## Partner payment\n/);
+  assert.match(text, /button "Cross button" A\d+/);
+  assert.match(text, /\[Next step\]\(\/form\.html\?step=2\) A\d+/, 'same-origin URL as a path, tracking parameter gone');
+  assert.equal(stats.frames, 3);
+  assert.ok(stats.timings.totalMs > 0);
+});
+
+test('click by ref changes the page, in the top frame and in both iframes', async () => {
+  const { text } = await snap();
+  assert.deepEqual(await act(refOf(text, 'Count clicks'), 'click'), { ok: true, action: 'click', ref: refOf(text, 'Count clicks') });
+  assert.equal(await page.textContent('#counter'), 'Clicked 1');
+  assert.equal((await act(refOf(text, 'Inner button'), 'click')).ok, true);
+  assert.equal(await frame('/frame.html').textContent('#inner'), 'Inner clicked');
+  assert.equal((await act(refOf(text, 'Cross button'), 'click')).ok, true);
+  assert.equal(await frame('localhost').textContent('#cross'), 'Cross clicked');
+});
+
+test('fill by ref sets the value and fires input and change; submit by click', async () => {
+  const { text } = await snap();
+  const res = await act(refOf(text, 'Full name'), 'fill', 'Ada Lovelace');
+  assert.equal(res.ok, true, JSON.stringify(res));
+  assert.equal(await page.inputValue('#name'), 'Ada Lovelace');
+  assert.ok(await page.evaluate(() => window['changes']) >= 1);
+  assert.equal((await act(refOf(text, 'Full name'), 'fill', 'Grace')).ok, true);
+  assert.equal(await page.inputValue('#name'), 'Grace', 'fill replaces, not appends');
+  assert.equal((await act(refOf(text, 'Pay now'), 'click')).ok, true);
+  assert.equal(await page.textContent('#result'), 'Paid by Grace');
+  const after = await snap();
+  assert.match(after.text, /textbox "Full name" A\d+: Grace/);
+  assert.match(after.text, /Paid by Grace/);
+});
+
+test('type appends and press sends keys', async () => {
+  const { text } = await snap();
+  await act(refOf(text, 'Full name'), 'fill', 'Ann');
+  assert.equal((await act(refOf(text, 'Full name'), 'type', 'ie')).ok, true);
+  assert.equal(await page.inputValue('#name'), 'Annie');
+  assert.equal((await act(refOf(text, 'Full name'), 'press', 'Backspace')).ok, true);
+  assert.equal(await page.inputValue('#name'), 'Anni');
+  const bad = await act(refOf(text, 'Full name'), 'press', 'Hyper');
+  assert.equal(bad.error.code, 'bad_request');
+});
+
+test('select an option and check a box', async () => {
+  const { text } = await snap();
+  const sel = await act(refOf(text, 'combobox "Size"'), 'select', 'Large');
+  assert.deepEqual(sel, { ok: true, action: 'select', ref: refOf(text, 'combobox "Size"'), selected: 'Large' });
+  assert.equal(await page.inputValue('#size'), 'l');
+  const none = await act(refOf(text, 'combobox "Size"'), 'select', 'Huge');
+  assert.equal(none.error.code, 'no_such_option');
+  assert.equal((await act(refOf(text, 'I agree'), 'check')).ok, true);
+  assert.equal(await page.isChecked('#terms'), true);
+  assert.equal((await act(refOf(text, 'I agree'), 'check')).ok, true);
+  assert.equal(await page.isChecked('#terms'), true, 'check is idempotent');
+  assert.equal((await act(refOf(text, 'I agree'), 'uncheck')).ok, true);
+  assert.equal(await page.isChecked('#terms'), false);
+  assert.equal((await act(refOf(text, 'Count clicks'), 'check')).error.code, 'not_checkable');
+  assert.equal((await act(refOf(text, 'Count clicks'), 'select', 'x')).error.code, 'not_a_select');
+});
+
+test('hover, focus and scroll', async () => {
+  const { text } = await snap();
+  assert.equal((await act(refOf(text, 'Full name'), 'focus')).ok, true);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'name');
+  assert.equal((await act(refOf(text, 'Count clicks'), 'hover')).ok, true);
+  assert.equal((await b.call({ cmd: 'act', tabId, action: 'scroll', value: 'down' })).ok, true);
+  assert.equal((await act(refOf(text, 'Cross button'), 'scroll')).ok, true);
+});
+
+test('refs stay the same after a re-snapshot', async () => {
+  const a = (await snap()).text;
+  const c = (await snap()).text;
+  for (const name of ['Full name', 'Pay now', 'Inner button', 'Cross button', '#2', 'Partner card']) {
+    assert.equal(refOf(c, name), refOf(a, name), name);
+  }
+});
+
+test('a removed element\'s ref is stale, never another element', async () => {
+  const { text } = await snap();
+  const doomed = refOf(text, '"Doomed"');
+  assert.equal((await act(refOf(text, 'Remove the doomed'), 'click')).ok, true);
+  // Before a new snapshot: the node is detached, the action refuses.
+  const early = await act(doomed, 'click');
+  assert.equal(early.ok, false);
+  assert.equal(early.error.code, 'stale_ref', JSON.stringify(early));
+  const after = await snap();
+  assert.ok(!after.text.includes('"Doomed"'));
+  const res = await b.call({ cmd: 'resolve', tabId, ref: doomed });
+  assert.deepEqual(res.error, { code: 'stale_ref', message: `${doomed} is stale: its element is gone; take a new snapshot` });
+  assert.equal((await act(doomed, 'click')).error.code, 'stale_ref');
+});
+
+test('elements without a box or under another element are refused with a clear error', async () => {
+  const { text } = await snap();
+  const covered = await act(refOf(text, '"Covered"'), 'click');
+  assert.equal(covered.error.code, 'obscured', JSON.stringify(covered));
+  const ref = refOf(text, 'Count clicks');
+  await page.evaluate(() => { document.getElementById('counter').style.display = 'none'; });
+  const hidden = await act(ref, 'click');
+  assert.equal(hidden.ok, false);
+  assert.match(hidden.error.code, /not_visible|stale_ref/);
+  await page.evaluate(() => { document.getElementById('counter').style.display = ''; });
+});
+
+test('resolve gives the frame and backend node of a ref', async () => {
+  const { text } = await snap();
+  const r = await b.call({ cmd: 'resolve', tabId, ref: refOf(text, 'Cross button') });
+  assert.equal(r.ok, true);
+  assert.equal(r.role, 'button');
+  assert.equal(r.name, 'Cross button');
+  assert.equal(typeof r.backendNodeId, 'number');
+  const inner = await b.call({ cmd: 'resolve', tabId, ref: refOf(text, 'Inner button') });
+  const top = await b.call({ cmd: 'resolve', tabId, ref: refOf(text, 'Pay now') });
+  assert.equal(new Set([r.frame, inner.frame, top.frame]).size, 3, 'three frames, three keys');
+});
+
+test('capped and interactive snapshots', async () => {
+  const capped = await b.call({ cmd: 'snapshot', tabId, options: { maxChars: 400 } });
+  assert.ok(capped.text.length <= 400, String(capped.text.length));
+  assert.match(capped.text, /… cut at 400 chars: \d+ more lines with \d+ refs/);
+  const inter = await b.call({ cmd: 'snapshot', tabId, options: { mode: 'interactive', full: true } });
+  assert.ok(!inter.text.includes('Shipped'));
+  assert.match(inter.text, /button "Cross button" A\d+/);
+  const json = await b.call({ cmd: 'snapshot', tabId, options: { format: 'json', full: true } });
+  const rows = JSON.parse(json.text);
+  assert.ok(rows.some((r) => r[1] === 'button' && r[2] === 'Pay now' && /^A\d+$/.test(r[4])));
+});
+
+test('malformed requests get typed errors and the worker carries on', async () => {
+  const cases = [
+    ['nonsense', 'bad_request'],
+    [{}, 'bad_request'],
+    [{ cmd: 'launch-rockets' }, 'unknown_command'],
+    [{ cmd: 'act', tabId, action: 'click' }, 'bad_request'],
+    [{ cmd: 'act', tabId, ref: 'A1', action: 'teleport' }, 'bad_request'],
+    [{ cmd: 'act', tabId, ref: 'A1', action: 'fill', value: 5 }, 'bad_request'],
+    [{ cmd: 'snapshot', tabId, options: { maxChars: -1 } }, 'bad_request'],
+    [{ cmd: 'snapshot', tabId, options: { colour: 'red' } }, 'bad_request'],
+    [{ cmd: 'snapshot', tabId, options: { mode: 'sideways' } }, 'bad_options'],
+    [{ cmd: 'snapshot', tabId: 'seven' }, 'bad_request'],
+    [{ cmd: 'resolve', tabId, ref: 'Z9' }, 'bad_ref'],
+    [{ cmd: 'resolve', tabId, ref: 'A99999' }, 'unknown_ref'],
+    [{ cmd: 'snapshot', tabId: 999999 }, 'no_tab'],
+  ];
+  for (const [msg, code] of cases) {
+    const res = await b.call(msg);
+    assert.equal(res.ok, false, JSON.stringify(msg));
+    assert.equal(res.error.code, code, `${JSON.stringify(msg)} → ${JSON.stringify(res.error)}`);
+    assert.equal(typeof res.error.message, 'string');
+  }
+  const ping = await b.call({ cmd: 'ping' });
+  assert.equal(ping.ok, true);
+});
+
+test('secret values never appear in any output, in any frame or shadow root', async () => {
+  const canary = 'CANARY-7f3a9-4111111111111111';
+  await page.fill('#pw', canary);
+  await page.fill('#npw', canary);
+  await page.fill('#cc', canary);
+  await page.fill('#otp', canary);
+  await page.fill('#shadowcc', canary); // Playwright's CSS pierces open shadow roots
+  await frame('/frame.html').fill('#fpw', canary);
+  const cross = frame('localhost');
+  await cross.fill('#ppw', canary);
+  await cross.fill('#pcode', canary);
+  await cross.fill('#pcc', canary);
+  // And one more through the extension's own fill.
+  const { text } = await snap();
+  const viaExtension = 'CANARY-typed-by-agent';
+  assert.equal((await act(refOf(text, 'Partner password'), 'fill', viaExtension)).ok, true);
+  assert.equal(await cross.inputValue('#ppw'), viaExtension);
+  const outputs = [];
+  for (const mode of ['full', 'interactive']) {
+    for (const format of ['text', 'json']) {
+      for (const extra of [{ full: true }, { maxChars: 300 }, {}]) {
+        const res = await b.call({ cmd: 'snapshot', tabId, options: { mode, format, ...extra } });
+        assert.equal(res.ok, true);
+        outputs.push(JSON.stringify(res));
+      }
+    }
+  }
+  for (const o of outputs) {
+    assert.ok(!o.includes('CANARY'), o);
+    assert.ok(!o.includes('4111'), o);
+    assert.ok(!o.includes('•'), o);
+    const textOnly = JSON.parse(o).text;
+    // Refs (A29) may contain the digits; a leaked length would stand alone.
+    const alone = new RegExp(`(?<![A\\d])${canary.length}(?!\\d)`);
+    assert.ok(!alone.test(textOnly), `length ${canary.length} leaked: ${textOnly}`);
+  }
+  const full = (await snap()).text;
+  for (const name of ['Password', 'New password', 'Card number', 'One-time code', 'Shadow card', 'Frame password', 'Partner password', 'Partner code', 'Partner card']) {
+    assert.match(full, new RegExp(`textbox "${name}" A\\d+ secret=[a-z-]+ filled`), name);
+  }
+});
+
+test('a web page can snapshot its own tab, and only its own', async () => {
+  const other = await b.ctx.newPage();
+  await other.goto(server.url('/demo.html'));
+  const own = await other.evaluate((id) => chrome.runtime.sendMessage(id, { cmd: 'snapshot', options: { maxChars: 2000 } }), EXTENSION_ID);
+  assert.equal(own.ok, true, JSON.stringify(own));
+  assert.match(own.text, /^page "axsnap demo: a small shop"/);
+  const foreign = await other.evaluate(([id, t]) => chrome.runtime.sendMessage(id, { cmd: 'snapshot', tabId: t }), [EXTENSION_ID, tabId]);
+  assert.equal(foreign.error.code, 'forbidden');
+  await other.close();
+});
+
+test('refs survive a service-worker restart', async () => {
+  const { text } = await snap();
+  const ref = refOf(text, 'Cross button');
+  const before = await b.call({ cmd: 'resolve', tabId, ref });
+  const cdp = await b.ctx.newCDPSession(b.panel);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await new Promise((r) => setTimeout(r, 300));
+  const afterRestart = await b.call({ cmd: 'resolve', tabId, ref });
+  assert.deepEqual(afterRestart, before);
+  await frame('localhost').evaluate(() => { document.getElementById('cross').textContent = 'Cross button'; });
+  const res = await act(ref, 'click');
+  assert.equal(res.ok, true, JSON.stringify(res));
+  assert.equal(await frame('localhost').textContent('#cross'), 'Cross clicked');
+  const again = await snap();
+  assert.equal(refOf(again.text, 'Cross clicked'), ref);
+});
+
+test('detaching mid-action gives a clean error and the next snapshot works', async () => {
+  const { text } = await snap();
+  const typing = act(refOf(text, 'Full name'), 'type', 'x'.repeat(3000));
+  await new Promise((r) => setTimeout(r, 150));
+  await b.panel.evaluate((t) => chrome.debugger.detach({ tabId: t }), tabId);
+  const res = await typing;
+  assert.equal(res.ok, false, 'typing 3000 keys should outlast the detach');
+  assert.equal(res.error.code, 'detached', JSON.stringify(res));
+  const next = await snap();
+  assert.match(next.text, /button "Pay now" A\d+/);
+  assert.equal(refOf(next.text, 'Pay now'), refOf(text, 'Pay now'), 'same document, same refs');
+});
+
+test('closing the tab gives a clean error and other tabs keep working', async () => {
+  const other = await b.ctx.newPage();
+  await other.goto(server.url('/demo.html'));
+  const otherId = await b.tabId(other);
+  const first = await b.call({ cmd: 'snapshot', tabId: otherId });
+  assert.equal(first.ok, true);
+  const signIn = refOf(first.text, 'Sign in"');
+  await other.close();
+  const gone = await b.call({ cmd: 'snapshot', tabId: otherId });
+  assert.equal(gone.error.code, 'no_tab');
+  const act2 = await b.call({ cmd: 'act', tabId: otherId, ref: signIn, action: 'click' });
+  assert.equal(act2.ok, false);
+  assert.match(act2.error.code, /no_tab|unknown_ref|stale_ref/);
+  assert.equal((await snap()).ok, true);
+});
