@@ -20,8 +20,7 @@ export async function snapshot(tabId, options = {}) {
   const t1 = performance.now();
   const { frames, frameSessions, failed } = await collectFrames(tabId);
   const t2 = performance.now();
-  const sessions = [...new Set(Object.values(frameSessions))].map((s) => s || undefined);
-  const sensitive = await findSecrets(tabId, sessions);
+  const sensitive = await findSecrets(tabId, frames, frameSessions);
   const t3 = performance.now();
   const input = JSON.stringify({ frames });
   const coreOptions = {
