@@ -1,0 +1,335 @@
+// The benchmark: axsnap (through the real extension) against its peers, side
+// by side in one Chromium, on every page of the shared corpus served from
+// 127.0.0.1 with JavaScript off at 1280x800. Counts o200k_base tokens,
+// characters and the actionable elements visible in the first 12,000
+// characters; checks axsnap's completeness; times axsnap's stages.
+//
+//   npm run bench [-- --quick] [--pages name,name] [--no-peers] [--out DIR]
+import { spawn, execFile } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { setup } from './setup.mjs';
+import { build, wasmSize } from './build.mjs';
+import { ROOT, output } from './lib.mjs';
+
+const BUDGET = 12000;
+const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];
+const ACTIONABLE_ROLES = new Set(['link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem']);
+
+function parseArgs(argv) {
+  const o = { quick: false, pages: null, peers: true, out: null, corpus: process.env.AXSNAP_CORPUS_PAGES || resolve(ROOT, '../shared/corpus') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') o.quick = true;
+    else if (a === '--pages') o.pages = argv[++i].split(',');
+    else if (a === '--no-peers') o.peers = false;
+    else if (a === '--out') o.out = argv[++i];
+    else if (a === '--corpus') o.corpus = resolve(argv[++i]);
+    else { console.error(`unknown argument ${a}`); process.exit(2); }
+  }
+  return o;
+}
+
+const args = parseArgs(process.argv.slice(2));
+setup();
+build({ quiet: true });
+const { chromium } = await import('playwright-core');
+const { get_encoding: getEncoding } = await import('tiktoken');
+const { serve } = await import('../tests/server.mjs');
+const { FLAGS, EXTENSION_ID, CHROMIUM } = await import('../tests/harness.mjs');
+
+const enc = getEncoding('o200k_base');
+const tokens = (s) => enc.encode(s).length;
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN; };
+const p95 = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]; };
+const sum = (a) => a.reduce((x, y) => x + y, 0);
+
+// --- pages
+const pagesDir = join(args.corpus, 'pages');
+if (!existsSync(pagesDir)) { console.error(`corpus not found at ${pagesDir} (use --corpus DIR)`); process.exit(2); }
+let pages = readdirSync(pagesDir).filter((f) => f.endsWith('.html')).map((f) => f.replace(/\.html$/, '')).sort();
+if (args.quick) pages = pages.filter((p) => QUICK.includes(p));
+if (args.pages) pages = pages.filter((p) => args.pages.some((q) => p.includes(q)));
+
+// --- one Chromium for everyone, reachable over CDP by the peers
+const server = await serve({ '/': pagesDir });
+const port = 9400 + Math.floor(Math.random() * 500);
+const userDir = join('/tmp', `axsnap-bench-${process.pid}`);
+const proc = spawn(CHROMIUM, ['--headless', ...FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${userDir}`,
+  '--window-size=1280,800', `--disable-extensions-except=${ROOT}`, `--load-extension=${ROOT}`, 'about:blank'], { stdio: 'ignore' });
+let browser;
+for (let i = 0; i < 50 && !browser; i++) {
+  await new Promise((r) => setTimeout(r, 200));
+  browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => null);
+}
+if (!browser) { console.error('Chromium did not start'); proc.kill(); process.exit(1); }
+const version = browser.version();
+const ctx = browser.contexts()[0];
+const panel = await ctx.newPage();
+await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/sidepanel.html`);
+const call = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
+const page = await ctx.newPage();
+await page.setViewportSize({ width: 1280, height: 800 });
+const cdp = await ctx.newCDPSession(page);
+await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+await page.goto('about:blank');
+const tabId = await panel.evaluate(async () => (await chrome.tabs.query({ url: 'about:blank' })).pop()?.id);
+
+// --- peers
+const peers = { cdtmcp: null, cdtmcpPage: null, cdtmcpError: null, ab: { failures: 0, error: null } };
+if (args.peers) {
+  try {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--browserUrl', `http://127.0.0.1:${port}`,
+        '--no-usage-statistics', '--no-performance-crux'],
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'axsnap-bench', version: '1' });
+    await client.connect(transport);
+    peers.cdtmcp = client;
+  } catch (e) {
+    peers.cdtmcpError = `chrome-devtools-mcp did not start: ${e.message}`;
+  }
+}
+const textOf = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+async function cdtmcpSnapshot(url) {
+  const c = peers.cdtmcp;
+  if (!c) throw new Error(peers.cdtmcpError || 'not running');
+  if (peers.cdtmcpPage === null) {
+    // Its users open a page once, then navigate it: adopt our tab by URL.
+    const list = textOf(await c.callTool({ name: 'list_pages', arguments: {} }));
+    const m = list.split('\n').find((l) => l.includes(url));
+    if (!m) throw new Error(`our tab is not among its pages:\n${list}`);
+    peers.cdtmcpPage = Number(m.match(/^(\d+):/)[1]);
+    await c.callTool({ name: 'select_page', arguments: { pageId: peers.cdtmcpPage } });
+  }
+  const r = await c.callTool({ name: 'take_snapshot', arguments: { pageId: peers.cdtmcpPage } });
+  if (r.isError) throw new Error(textOf(r));
+  return textOf(r);
+}
+
+const run = promisify(execFile);
+async function agentBrowser(argv) {
+  const bin = join(ROOT, 'node_modules/.bin/agent-browser');
+  const { stdout } = await run(bin, ['--session', `axsnap-bench-${process.pid}`, '--cdp', String(port), ...argv], { timeout: 30000, maxBuffer: 64 << 20 });
+  return stdout;
+}
+async function abSnapshots(url) {
+  if (!args.peers) throw new Error('peers off');
+  // Two failures in a row: stop asking, report the reason on every page.
+  if (peers.ab.failures >= 2) throw new Error(`skipped after repeated failures: ${peers.ab.error}`);
+  try {
+    // Point it at our tab (it may have picked another one of the browser's).
+    const list = await agentBrowser(['tab', 'list']);
+    const line = list.split('\n').find((l) => l.includes(url));
+    const id = line && (line.match(/\[(\w+)\]/) || [])[1];
+    if (!id) throw new Error(`our tab is not among its tabs: ${list.trim().split('\n').join(' | ')}`);
+    if (!line.trim().startsWith('→')) await agentBrowser(['tab', id]);
+    const full = await agentBrowser(['snapshot']);
+    const interactive = await agentBrowser(['snapshot', '-i']);
+    peers.ab.failures = 0;
+    return { full, interactive };
+  } catch (e) {
+    peers.ab.failures++;
+    peers.ab.error = String(e.stderr || e.message).trim().split('\n')[0];
+    throw new Error(peers.ab.error);
+  }
+}
+
+// --- counting actionable elements in the first 12,000 characters
+const head = (t) => t.slice(0, BUDGET);
+const countAxsnap = (t) => (head(t).match(/(?:^|[ |])A\d+(?=$|[ |:\n])/gm) || []).length;
+function countRoleLines(t, roleRe) {
+  let n = 0;
+  for (const line of head(t).split('\n')) {
+    const m = line.match(roleRe);
+    if (m && ACTIONABLE_ROLES.has(m[1])) n++;
+  }
+  return n;
+}
+const countCdtmcp = (t) => countRoleLines(t, /uid=\S+ (\w+)/);
+const countAria = (t) => countRoleLines(t, /^\s*- (\w+)\b.*\[ref=/);
+
+// --- axsnap's completeness on a page
+const DISPLAY = { navigation: 'nav', banner: 'header', contentinfo: 'footer', complementary: 'aside', image: 'img', columnheader: 'th',
+  MenuListOption: 'option', Iframe: 'iframe', IframePresentational: 'iframe', Figcaption: 'figcaption', DescriptionList: 'dl',
+  Abbr: 'abbr', Legend: 'legend', DisclosureTriangle: 'summary', MenuListPopup: 'menu', RootWebArea: 'page' };
+const squash = (s) => String(s || '').split(/\s+/).filter(Boolean).join(' ');
+
+function actionableBackendIds(nodes) {
+  const by = new Map(nodes.map((n) => [n.nodeId, n]));
+  const parentOf = new Map();
+  for (const n of nodes) for (const c of n.childIds || []) if (!parentOf.has(c)) parentOf.set(c, n.nodeId);
+  const prop = (n, name) => (n.properties || []).find((p) => p.name === name)?.value?.value;
+  const editable = (n) => { const v = prop(n, 'editable'); return v !== undefined && v !== '' && v !== 'false'; };
+  const ids = new Set();
+  for (const n of nodes) {
+    const role = n.role?.value;
+    if (n.ignored || n.backendDOMNodeId === undefined || role === 'RootWebArea' || role === 'WebArea' || role === 'Iframe' || role === 'IframePresentational') continue;
+    let insideEditor = false;
+    let p = parentOf.get(n.nodeId);
+    for (let i = 0; i < 4 && p !== undefined; i++) {
+      if (editable(by.get(p))) { insideEditor = true; break; }
+      p = parentOf.get(p);
+    }
+    const control = ACTIONABLE_ROLES.has(role) || role === 'MenuListOption' || role === 'DisclosureTriangle';
+    if (control || prop(n, 'focusable') === true || (editable(n) && !insideEditor)) ids.add(n.backendDOMNodeId);
+  }
+  return ids;
+}
+
+async function completeness(fullJson) {
+  const rows = JSON.parse(fullJson);
+  const refRows = rows.filter((r) => typeof r[4] === 'string');
+  const resolved = await panel.evaluate(async ([t, refs]) => Promise.all(refs.map((ref) => chrome.runtime.sendMessage({ cmd: 'resolve', tabId: t, ref }))), [tabId, refRows.map((r) => r[4])]);
+  let mismatched = 0;
+  const backendIds = new Set();
+  resolved.forEach((res, i) => {
+    const row = refRows[i];
+    if (!res.ok) { mismatched++; return; }
+    backendIds.add(res.backendNodeId);
+    const role = DISPLAY[res.role] || res.role;
+    const nameOk = row[2] === '' || squash(res.name) === row[2] || row[2].endsWith('…');
+    if (role !== row[1] || !nameOk) mismatched++;
+  });
+  const ax = await cdp.send('Accessibility.getFullAXTree');
+  const expected = actionableBackendIds(ax.nodes);
+  const missing = [...expected].filter((id) => !backendIds.has(id)).length;
+  return { refs: refRows.length, mismatched, expected: expected.size, missing };
+}
+
+// --- the run
+const started = new Date();
+const rows = [];
+for (const name of pages) {
+  const url = server.url(`/${name}.html`);
+  const r = { page: name };
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: 60000 });
+    const full = await call({ cmd: 'snapshot', tabId, options: { full: true } });
+    if (!full.ok) throw new Error(`${full.error.code}: ${full.error.message}`);
+    const inter = await call({ cmd: 'snapshot', tabId, options: { mode: 'interactive', full: true } });
+    const capped = await call({ cmd: 'snapshot', tabId, options: {} });
+    const json = await call({ cmd: 'snapshot', tabId, options: { full: true, format: 'json' } });
+    Object.assign(r, {
+      ax_nodes: full.stats.nodesIn,
+      axsnap_tokens: tokens(full.text), axsnap_chars: full.text.length,
+      axsnap_i_tokens: tokens(inter.text), axsnap_i_chars: inter.text.length,
+      axsnap_capped_tokens: tokens(capped.text), axsnap_capped_chars: capped.text.length,
+      axsnap_actionable_12k: countAxsnap(capped.text),
+      fetch_ms: full.stats.timings.fetchMs, secrets_ms: full.stats.timings.secretsMs, serialize_ms: full.stats.timings.serializeMs,
+      total_ms: full.stats.timings.totalMs,
+    });
+    const c = await completeness(json.text);
+    Object.assign(r, { refs: c.refs, refs_mismatched: c.mismatched, actionable_expected: c.expected, actionable_missing: c.missing });
+  } catch (e) {
+    r.axsnap_error = e.message.split('\n')[0];
+  }
+  try {
+    const aria = await page.ariaSnapshot({ mode: 'ai' });
+    Object.assign(r, { playwright_tokens: tokens(aria), playwright_chars: aria.length, playwright_actionable_12k: countAria(aria) });
+  } catch (e) {
+    r.playwright_error = e.message.split('\n')[0];
+  }
+  if (args.peers) {
+    try {
+      const t = await cdtmcpSnapshot(url);
+      Object.assign(r, { cdtmcp_tokens: tokens(t), cdtmcp_chars: t.length, cdtmcp_actionable_12k: countCdtmcp(t) });
+    } catch (e) {
+      r.cdtmcp_error = e.message.split('\n')[0];
+    }
+    try {
+      const s = await abSnapshots(url);
+      if (process.env.AXSNAP_BENCH_DEBUG) console.log(s.full.slice(0, 500));
+      Object.assign(r, { ab_tokens: tokens(s.full), ab_chars: s.full.length, ab_i_tokens: tokens(s.interactive), ab_i_chars: s.interactive.length,
+        ab_actionable_12k: countAria(s.full) });
+    } catch (e) {
+      r.ab_error = e.message.split('\n')[0];
+    }
+  }
+  rows.push(r);
+  const ratio = r.cdtmcp_tokens ? (r.axsnap_tokens / r.cdtmcp_tokens).toFixed(2) : '-';
+  console.log(`${name.padEnd(32)} axsnap ${r.axsnap_tokens ?? 'ERR'} tok (${ratio} of cdt-mcp), interactive ${r.axsnap_i_tokens ?? '-'}, ` +
+    `refs ${r.refs ?? '-'} (missing ${r.actionable_missing ?? '-'}, mismatched ${r.refs_mismatched ?? '-'}), ${r.total_ms ?? '-'} ms`);
+}
+
+// --- teardown
+if (peers.cdtmcp) await peers.cdtmcp.close().catch(() => {});
+if (args.peers) await agentBrowser(['close']).catch(() => {});
+await browser.close().catch(() => {});
+proc.kill();
+await server.close();
+
+// --- files and summary
+const outDir = args.out || join(ROOT, 'bench/out', started.toISOString().replace(/[:.]/g, '-'));
+mkdirSync(outDir, { recursive: true });
+const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+const csv = [cols.join(','), ...rows.map((r) => cols.map((c) => JSON.stringify(r[c] ?? '')).join(','))].join('\n');
+writeFileSync(join(outDir, 'pages.csv'), `${csv}\n`);
+
+const conditions = [
+  ['axsnap full', 'axsnap_tokens'], ['axsnap interactive', 'axsnap_i_tokens'], ['axsnap capped 12k', 'axsnap_capped_tokens'],
+  ['chrome-devtools-mcp take_snapshot', 'cdtmcp_tokens'], ['Playwright ariaSnapshot ai', 'playwright_tokens'],
+  ['agent-browser snapshot', 'ab_tokens'], ['agent-browser snapshot -i', 'ab_i_tokens'],
+];
+const withRef = rows.filter((r) => r.cdtmcp_tokens);
+const summary = conditions.map(([label, key]) => {
+  const have = rows.filter((r) => typeof r[key] === 'number');
+  const vals = have.map((r) => r[key]);
+  const paired = withRef.filter((r) => typeof r[key] === 'number');
+  return {
+    label, pages: have.length, sum: sum(vals), median: median(vals), p95: p95(vals),
+    ratioSum: paired.length ? sum(paired.map((r) => r[key])) / sum(paired.map((r) => r.cdtmcp_tokens)) : NaN,
+    ratioMedian: paired.length ? median(paired.map((r) => r[key] / r.cdtmcp_tokens)) : NaN,
+    failed: rows.length - have.length,
+  };
+});
+const counts = [['axsnap (capped output)', 'axsnap_actionable_12k'], ['chrome-devtools-mcp', 'cdtmcp_actionable_12k'],
+  ['Playwright', 'playwright_actionable_12k'], ['agent-browser', 'ab_actionable_12k']]
+  .map(([label, key]) => ({ label, median: median(rows.filter((r) => typeof r[key] === 'number').map((r) => r[key])) }));
+const ok = rows.filter((r) => typeof r.refs === 'number');
+const size = wasmSize();
+const nodesPerMs = median(ok.filter((r) => r.serialize_ms > 0).map((r) => r.ax_nodes / r.serialize_ms));
+const failures = [];
+for (const r of rows) for (const k of Object.keys(r)) if (k.endsWith('_error')) failures.push(`${r.page}: ${k.replace('_error', '')}: ${r[k]}`);
+const peerFailureSummary = [...new Set(failures.map((f) => f.split(': ').slice(1).join(': ')))].slice(0, 6);
+
+const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const table = [
+  '| condition | pages | sum tokens | median | p95 | sum / cdt-mcp | median of page ratios |',
+  '|---|---|---|---|---|---|---|',
+  ...summary.map((s) => `| ${s.label} | ${s.pages}${s.failed ? ` (${s.failed} failed)` : ''} | ${s.sum} | ${fmt(s.median)} | ${fmt(s.p95)} | ${fmt(s.ratioSum, 3)} | ${fmt(s.ratioMedian, 3)} |`),
+].join('\n');
+const countTable = ['| format | median actionable elements in the first 12,000 chars |', '|---|---|',
+  ...counts.map((c) => `| ${c.label} | ${fmt(c.median, 1)} |`)].join('\n');
+const machine = `${output('uname', ['-srm']) || 'unknown'}, ${(await import('node:os')).cpus().length} cores`;
+const speed = [
+  `- completeness: ${sum(ok.map((r) => r.refs))} refs on ${ok.length} pages; actionable AX nodes without a ref: ${sum(ok.map((r) => r.actionable_missing))}; refs whose resolved role/name differ from the line: ${sum(ok.map((r) => r.refs_mismatched))}`,
+  `- axsnap per page, medians (ms): CDP fetch ${fmt(median(ok.map((r) => r.fetch_ms)), 1)}, secret scan ${fmt(median(ok.map((r) => r.secrets_ms)), 1)}, Wasm serialize ${fmt(median(ok.map((r) => r.serialize_ms)), 1)}, total ${fmt(median(ok.map((r) => r.total_ms)), 1)}`,
+  `- serializer throughput (median over pages): ${fmt(nodesPerMs, 1)} AX nodes/ms (includes JSON.stringify of the CDP input)`,
+  `- .wasm size: ${size.raw} bytes raw, ${size.gzip} bytes gzip`,
+].join('\n');
+const report = `### ${started.toISOString().slice(0, 10)} · ${version} · ${machine} · ${rows.length} pages${args.quick ? ' (quick subset)' : ''}\n\n` +
+  `${table}\n\n${countTable}\n\n${speed}\n` +
+  (failures.length ? `- failures (${failures.length}): ${peerFailureSummary.join('; ')}\n` : '') +
+  `\nPer-page CSV: \`${outDir.replace(`${ROOT}/`, '')}/pages.csv\`\n`;
+writeFileSync(join(outDir, 'summary.md'), report);
+console.log(`\n${report}`);
+
+// BENCHMARKS.md keeps the latest full run (a --quick or --pages run does not replace it).
+if (!args.quick && !args.pages) {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const begin = '<!-- results:begin -->', end = '<!-- results:end -->';
+  let doc = existsSync(file) ? readFileSync(file, 'utf8') : `# Benchmarks\n\n${begin}\n${end}\n`;
+  if (!doc.includes(begin)) doc += `\n${begin}\n${end}\n`;
+  doc = doc.replace(new RegExp(`${begin}[\\s\\S]*${end}`), `${begin}\n${report}\n${end}`);
+  writeFileSync(file, doc);
+  console.log('BENCHMARKS.md updated');
+}
+process.exit(0);
