@@ -3,7 +3,7 @@
 //
 //   {cmd:"snapshot", tabId?, options?}       → {ok:true, text, stats}
 //   {cmd:"act", tabId?, ref?, action, value?} → {ok:true, action, ref, ...}
-//   {cmd:"resolve", tabId?, ref}             → {ok:true, ref, backendNodeId, frame, role, name}
+//   {cmd:"resolve", tabId?, ref}             → {ok:true, ref, backendNodeId, frame, role, name, url?}
 //   {cmd:"reset", tabId?}                     → {ok:true}
 //   {cmd:"ping"}                              → {ok:true, version}
 
@@ -15,7 +15,7 @@ import { ensureAttached, forgetTab } from './cdp.js';
 import { watchFrames, forgetSessions } from './frames.js';
 import { version } from './pkg/axsnap_wasm.js';
 
-const OPTION_TYPES = { mode: 'string', format: 'string', maxChars: 'number', maxDepth: 'number', maxText: 'number', root: 'string', full: 'boolean' };
+const OPTION_TYPES = { mode: 'string', format: 'string', maxChars: 'number', maxDepth: 'number', maxText: 'number', maxUrl: 'number', root: 'string', full: 'boolean' };
 
 function checkOptions(options) {
   if (options === undefined) return {};
@@ -69,7 +69,7 @@ async function target(tabId, ref) {
     throw new AxError(e.code || 'bad_ref', e.message);
   }
   const sessionId = st.frameSessions[t.frame] || undefined;
-  return { tabId, sessionId, backendNodeId: t.backendNodeId, ref, frame: t.frame, role: t.role, name: t.name };
+  return { tabId, sessionId, backendNodeId: t.backendNodeId, ref, frame: t.frame, role: t.role, name: t.name, url: t.url };
 }
 
 async function run(msg, sender, external) {
@@ -86,7 +86,7 @@ async function run(msg, sender, external) {
     case 'resolve': {
       const tabId = await targetTab(msg, sender, external);
       const t = await target(tabId, checkRef(msg.ref, true));
-      return { ref: t.ref, backendNodeId: t.backendNodeId, frame: t.frame, role: t.role, name: t.name };
+      return { ref: t.ref, backendNodeId: t.backendNodeId, frame: t.frame, role: t.role, name: t.name, ...(t.url ? { url: t.url } : {}) };
     }
     case 'act': {
       if (typeof msg.action !== 'string' || !ACTIONS.includes(msg.action)) {

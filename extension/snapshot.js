@@ -8,10 +8,12 @@ import { tabState, saveTab } from './tabs.js';
 
 /** Default character cap: what an agent reads per step unless it asks for more. */
 export const DEFAULT_MAX_CHARS = 12000;
+/** In capped output, link URLs longer than this are clipped (resolve gives them whole). */
+export const DEFAULT_MAX_URL = 64;
 
 /**
  * @param {number} tabId
- * @param {{mode?:string, format?:string, maxChars?:number, maxDepth?:number, maxText?:number, root?:string, full?:boolean}} options
+ * @param {{mode?:string, format?:string, maxChars?:number, maxDepth?:number, maxText?:number, maxUrl?:number, root?:string, full?:boolean}} options
  */
 export async function snapshot(tabId, options = {}) {
   const t0 = performance.now();
@@ -23,9 +25,10 @@ export async function snapshot(tabId, options = {}) {
   const sensitive = await findSecrets(tabId, frames, frameSessions);
   const t3 = performance.now();
   const input = JSON.stringify({ frames });
+  const maxChars = options.full ? 0 : (options.maxChars ?? DEFAULT_MAX_CHARS);
   const coreOptions = {
     mode: options.mode, format: options.format, maxDepth: options.maxDepth, maxText: options.maxText, root: options.root,
-    maxChars: options.full ? 0 : (options.maxChars ?? DEFAULT_MAX_CHARS),
+    maxChars, maxUrl: options.maxUrl ?? (maxChars > 0 ? DEFAULT_MAX_URL : 0),
   };
   const out = st.snapshotter.snapshotJson(input, sensitive, coreOptions);
   const t4 = performance.now();

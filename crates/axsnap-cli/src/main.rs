@@ -6,7 +6,7 @@ use std::io::Read;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: axsnap [--mode full|interactive] [--max-chars N] [--max-depth N] [--max-text N]
+const USAGE: &str = "usage: axsnap [--mode full|interactive] [--max-chars N] [--max-depth N] [--max-text N] [--max-url N]
               [--format text|json] [--secrets FILE] [--stats] FILE|FILE.gz|-
 
 Prints a compact snapshot of a saved CDP Accessibility.getFullAXTree response
@@ -48,6 +48,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--max-chars" => options.max_chars = Some(number(a, it.next())?),
             "--max-depth" => options.max_depth = Some(number(a, it.next())?),
             "--max-text" => options.max_text = Some(number(a, it.next())?),
+            "--max-url" => options.max_url = Some(number(a, it.next())?),
             "--secrets" => secrets = Some(it.next().ok_or("--secrets needs a file")?.clone()),
             "--stats" => stats = true,
             "-h" | "--help" => return Err(String::new()),

@@ -130,7 +130,7 @@ impl<'a> Distiller<'a> {
         }
         let reference = if self.actionable[id as usize] {
             let backend = node.backend_id.unwrap_or_default();
-            Some(self.refs.assign(tree.frame_key(id), backend, node.role.cdp_name(), &node.name))
+            Some(self.refs.assign(tree.frame_key(id), backend, node.role.cdp_name(), &node.name, node.props.url.as_deref()))
         } else {
             None
         };
@@ -146,7 +146,7 @@ impl<'a> Distiller<'a> {
                 if self.actionable[d as usize] && !self.visited[d as usize] {
                     self.visited[d as usize] = true;
                     let n = tree.node(d);
-                    let r = self.refs.assign(tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), "");
+                    let r = self.refs.assign(tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), "", None);
                     children.push(Out::Element(Element {
                         src: d,
                         role: n.role.clone(),
@@ -213,7 +213,7 @@ impl<'a> Distiller<'a> {
             self.visited[d as usize] = true;
             let n = self.tree.node(d);
             if self.actionable[d as usize] {
-                let r = self.refs.assign(self.tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), &n.name);
+                let r = self.refs.assign(self.tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), &n.name, n.props.url.as_deref());
                 let secret = self.secrets.reason(self.tree, d).map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
                 out.push(Out::Break);
                 out.push(Out::Element(Element { src: d, role: n.role.clone(), reference: Some(r), secret, children: Vec::new() }));

@@ -50,6 +50,9 @@ pub struct Options {
     pub max_depth: Option<usize>,
     /// Clip each text and name to this many characters.
     pub max_text: Option<usize>,
+    /// Clip link URLs longer than this in the text (`resolve` gives the
+    /// full URL of any link by its ref).
+    pub max_url: Option<usize>,
     /// Snapshot only the subtree under this ref (from an earlier snapshot).
     pub root: Option<String>,
 }
@@ -112,12 +115,20 @@ pub fn snapshot(
     let mut stats = Stats { nodes_in: tree.nodes.len(), nodes_out: kept, ..Stats::default() };
     let text = match options.format {
         Format::Text => {
-            let lines = render::text::TextRenderer::new(&tree, options.max_text).render(&outs);
+            let mut renderer = render::text::TextRenderer::new(&tree, options.max_text).with_max_url(options.max_url);
+            if options.mode == Mode::Interactive {
+                renderer = renderer.without_link_urls();
+            }
+            let (lines, urls) = renderer.render(&outs);
             let (lines, deep) = budget::limit_depth(lines, options.max_depth);
-            let (lines, cut) = budget::limit_chars(lines, options.max_chars);
+            let (lines, runs) = match options.max_chars {
+                Some(m) if m > 0 => budget::collapse_runs(lines),
+                _ => (lines, 0),
+            };
+            let (lines, cut) = budget::finish(lines, &urls, options.max_chars);
             stats.refs = lines.iter().map(|l| l.refs).sum();
             stats.lines = lines.len();
-            stats.truncated_lines = deep + cut;
+            stats.truncated_lines = deep + runs + cut;
             render::text::join(&lines)
         }
         Format::Json => {

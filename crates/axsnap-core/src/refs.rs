@@ -13,6 +13,8 @@ pub struct Target {
     pub backend_node_id: i64,
     pub role: String,
     pub name: String,
+    /// A link's full URL (the text may shorten or omit it).
+    pub url: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -54,7 +56,7 @@ impl RefTable {
 
     /// The ref for a node: the one it had before in this document, or a new
     /// number (numbers are never reused).
-    pub fn assign(&mut self, frame: &str, backend_node_id: i64, role: &str, name: &str) -> u32 {
+    pub fn assign(&mut self, frame: &str, backend_node_id: i64, role: &str, name: &str, url: Option<&str>) -> u32 {
         let key = (frame.to_string(), backend_node_id);
         let generation = self.generation;
         if let Some(&n) = self.by_node.get(&key) {
@@ -62,6 +64,7 @@ impl RefTable {
                 e.seen = generation;
                 e.target.role = role.to_string();
                 e.target.name = name.to_string();
+                e.target.url = url.map(str::to_string);
                 return n;
             }
         }
@@ -73,6 +76,7 @@ impl RefTable {
             backend_node_id,
             role: role.to_string(),
             name: name.to_string(),
+            url: url.map(str::to_string),
         };
         self.entries.insert(n, Entry { target, seen: generation });
         n
@@ -130,8 +134,8 @@ impl RefTable {
 struct Saved {
     next: u32,
     generation: u64,
-    /// `[number, frame, backendNodeId, role, name, seen]`
-    entries: Vec<(u32, String, i64, String, String, u64)>,
+    /// `[number, frame, backendNodeId, role, name, seen, url]`
+    entries: Vec<(u32, String, i64, String, String, u64, Option<String>)>,
     documents: HashMap<String, String>,
 }
 
@@ -142,7 +146,7 @@ impl RefTable {
             .iter()
             .map(|(&n, e)| {
                 let t = &e.target;
-                (n, t.frame.clone(), t.backend_node_id, t.role.clone(), t.name.clone(), e.seen)
+                (n, t.frame.clone(), t.backend_node_id, t.role.clone(), t.name.clone(), e.seen, t.url.clone())
             })
             .collect();
         entries.sort_by_key(|e| e.0);
@@ -154,12 +158,12 @@ impl RefTable {
         let saved: Saved = serde_json::from_str(text)
             .map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
         let mut t = RefTable { next: saved.next, generation: saved.generation, documents: saved.documents, ..Default::default() };
-        for (n, frame, backend_node_id, role, name, seen) in saved.entries {
+        for (n, frame, backend_node_id, role, name, seen, url) in saved.entries {
             if n >= t.next {
                 t.next = n + 1;
             }
             t.by_node.insert((frame.clone(), backend_node_id), n);
-            t.entries.insert(n, Entry { target: Target { frame, backend_node_id, role, name }, seen });
+            t.entries.insert(n, Entry { target: Target { frame, backend_node_id, role, name, url }, seen });
         }
         Ok(t)
     }
@@ -195,9 +199,9 @@ mod tests {
     fn same_node_keeps_its_ref_across_snapshots() {
         let mut t = RefTable::new();
         t.begin();
-        let a = t.assign("f", 10, "button", "OK");
+        let a = t.assign("f", 10, "button", "OK", None);
         t.begin();
-        assert_eq!(t.assign("f", 10, "button", "OK"), a);
+        assert_eq!(t.assign("f", 10, "button", "OK", None), a);
         assert_eq!(t.resolve("A0").unwrap().backend_node_id, 10);
     }
 
@@ -205,9 +209,9 @@ mod tests {
     fn gone_node_is_stale_not_matched_to_another() {
         let mut t = RefTable::new();
         t.begin();
-        t.assign("f", 10, "button", "OK");
+        t.assign("f", 10, "button", "OK", None);
         t.begin();
-        t.assign("f", 11, "button", "Cancel");
+        t.assign("f", 11, "button", "Cancel", None);
         let err = t.resolve("A0").unwrap_err();
         assert_eq!(err.code, ErrorCode::StaleRef);
         assert_eq!(err.message, "A0 is stale: its element is gone; take a new snapshot");
@@ -218,10 +222,10 @@ mod tests {
     fn numbers_are_never_reused_after_reset() {
         let mut t = RefTable::new();
         t.begin();
-        t.assign("f", 10, "link", "x");
+        t.assign("f", 10, "link", "x", None);
         t.reset();
         t.begin();
-        assert_eq!(t.assign("f", 10, "link", "x"), 1);
+        assert_eq!(t.assign("f", 10, "link", "x", None), 1);
         assert_eq!(t.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
     }
 
@@ -230,17 +234,17 @@ mod tests {
         let mut t = RefTable::new();
         t.begin();
         t.observe_document("f", "doc1");
-        t.assign("f", 10, "link", "x");
+        t.assign("f", 10, "link", "x", None);
         t.begin();
         t.observe_document("f", "doc2");
-        assert_eq!(t.assign("f", 10, "link", "x"), 1);
+        assert_eq!(t.assign("f", 10, "link", "x", None), 1);
     }
 
     #[test]
     fn same_backend_id_in_two_frames_gets_two_refs() {
         let mut t = RefTable::new();
         t.begin();
-        assert_ne!(t.assign("a", 5, "link", "x"), t.assign("b", 5, "link", "x"));
+        assert_ne!(t.assign("a", 5, "link", "x", None), t.assign("b", 5, "link", "x", None));
     }
 
     #[test]
@@ -248,15 +252,15 @@ mod tests {
         let mut t = RefTable::new();
         t.begin();
         t.observe_document("f", "d");
-        t.assign("f", 10, "link", "x");
+        t.assign("f", 10, "link", "x", None);
         t.begin();
-        t.assign("f", 11, "button", "y");
+        t.assign("f", 11, "button", "y", None);
         let back = RefTable::from_json(&t.to_json()).unwrap();
         assert_eq!(back.resolve("A1").unwrap().backend_node_id, 11);
         assert_eq!(back.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
         let mut back = back;
         back.begin();
-        assert_eq!(back.assign("f", 12, "link", "z"), 2);
+        assert_eq!(back.assign("f", 12, "link", "z", None), 2);
         assert_eq!(RefTable::from_json("{").unwrap_err().code, ErrorCode::BadInput);
     }
 

@@ -4,10 +4,16 @@
 //! Plain string handling: a full URL parser would triple the Wasm size.
 
 /// Query parameters that only track the click.
+/// Only names no site uses for anything else: a generic name (`ref`, `sa`,
+/// `source`) can select content and stays.
 const TRACKING: &[&str] = &[
     "gclid", "gclsrc", "dclid", "fbclid", "msclkid", "yclid", "igshid", "mc_cid", "mc_eid",
-    "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id",
-    "wickedid", "rb_clickid", "s_cid", "twclid", "ttclid", "srsltid",
+    "_ga", "_gl", "_hsenc", "_hsmi", "__hstc", "__hssc", "__hsfp", "mkt_tok", "oly_anon_id",
+    "oly_enc_id", "vero_id", "wickedid", "rb_clickid", "s_cid", "twclid", "ttclid", "srsltid",
+    // Google's click and session tokens on result and navigation links.
+    "ved", "sxsrf", "sca_esv", "sca_upv", "gs_lcrp", "gs_lp", "sclient", "uact", "usg", "fbs", "ei",
+    // LinkedIn, Twitter, Alibaba and friends.
+    "trk", "trkinfo", "ref_src", "ref_url", "spm", "_openstat", "sr_share",
 ];
 
 fn is_tracking(key: &str) -> bool {
@@ -116,6 +122,14 @@ mod tests {
             "https://o.org/p?id=3"
         );
         assert_eq!(compact("https://o.org/p?utm_medium=a#f", PAGE).unwrap(), "https://o.org/p#f");
+    }
+
+    #[test]
+    fn search_engine_click_tokens_are_removed() {
+        assert_eq!(
+            compact("https://www.google.com/search?q=rust&sca_esv=1&ved=2ahU&ei=x&sxsrf=y", PAGE).unwrap(),
+            "https://www.google.com/search?q=rust"
+        );
     }
 
     #[test]

@@ -85,9 +85,24 @@ fn capped_output_fits_the_cap_and_says_what_it_left_out() {
         let o = Options { max_chars: Some(12_000), ..Options::default() };
         let snap = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
         assert!(snap.stats.chars <= 12_000, "{name}: {} chars", snap.stats.chars);
-        if snap.stats.truncated_lines > 0 {
-            assert!(snap.text.lines().last().unwrap().starts_with("… cut at 12000 chars"), "{name}");
+        let full = snapshot(&input, &[], &Options::default(), &mut RefTable::new()).unwrap();
+        let last = snap.text.lines().last().unwrap();
+        if full.stats.chars > 12_000 {
+            let said = last.starts_with("… cut at 12000 chars") || snap.text.contains(" more like these (");
+            assert!(said, "{name}: shortened without saying so");
+        } else {
+            assert_eq!(snap.text, full.text, "{name}: under the cap, nothing changes");
         }
+        // Every URL reference used is defined, and only those.
+        let used: BTreeSet<String> = snap.text.lines().filter(|l| !l.starts_with('[') || !l.contains("]: "))
+            .flat_map(|l| l.match_indices("][").map(move |(i, _)| l[i + 2..].split(']').next().unwrap_or("").to_string()))
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty())
+            .collect();
+        let defined: BTreeSet<String> = snap.text.lines()
+            .filter_map(|l| l.strip_prefix('[')?.split_once("]: ").map(|(n, _)| n.to_string()))
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .collect();
+        assert_eq!(used, defined, "{name}");
     }
 }
 

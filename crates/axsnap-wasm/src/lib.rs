@@ -16,6 +16,7 @@ struct JsOptions {
     max_chars: Option<usize>,
     max_depth: Option<usize>,
     max_text: Option<usize>,
+    max_url: Option<usize>,
     root: Option<String>,
 }
 
@@ -44,6 +45,8 @@ struct JsTarget<'a> {
     backend_node_id: i64,
     role: &'a str,
     name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'a str>,
 }
 
 fn js_error(code: &str, message: &str) -> JsValue {
@@ -78,6 +81,7 @@ fn options(value: JsValue) -> Result<Options, JsValue> {
         max_chars: o.max_chars.filter(|&m| m > 0),
         max_depth: o.max_depth,
         max_text: o.max_text.filter(|&m| m > 0),
+        max_url: o.max_url.filter(|&m| m > 0),
         root: o.root,
     })
 }
@@ -148,7 +152,7 @@ impl Snapshotter {
     /// `unknown_ref` or `bad_ref` error.
     pub fn resolve(&self, reference: &str) -> Result<JsValue, JsValue> {
         let t = self.refs.resolve(reference).map_err(core_error)?;
-        let out = JsTarget { frame: &t.frame, backend_node_id: t.backend_node_id, role: &t.role, name: &t.name };
+        let out = JsTarget { frame: &t.frame, backend_node_id: t.backend_node_id, role: &t.role, name: &t.name, url: t.url.as_deref() };
         out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .map_err(|e| js_error("internal", &e.to_string()))
     }

@@ -18,8 +18,19 @@ pub struct Line {
 pub struct TextRenderer<'a> {
     tree: &'a Tree,
     max_text: Option<usize>,
+    /// Interactive mode prints no link URLs: the agent acts by ref, and
+    /// `resolve` gives the URL of any link.
+    link_urls: bool,
+    max_url: Option<usize>,
     pub lines: Vec<Line>,
+    /// Link URLs; lines hold `URL_START index URL_END` in their place until
+    /// `links::finish` decides between inline `(url)` and a `[n]` reference.
+    pub urls: Vec<String>,
+    url_index: std::collections::HashMap<String, usize>,
 }
+
+pub const URL_START: char = '\u{E000}';
+pub const URL_END: char = '\u{E001}';
 
 /// An inline run being assembled into lines.
 #[derive(Default)]
@@ -70,12 +81,32 @@ impl Run {
 
 impl<'a> TextRenderer<'a> {
     pub fn new(tree: &'a Tree, max_text: Option<usize>) -> Self {
-        TextRenderer { tree, max_text, lines: Vec::new() }
+        TextRenderer { tree, max_text, link_urls: true, max_url: None, lines: Vec::new(), urls: Vec::new(), url_index: Default::default() }
     }
 
-    pub fn render(mut self, outs: &[Out]) -> Vec<Line> {
+    pub fn with_max_url(mut self, max_url: Option<usize>) -> Self {
+        self.max_url = max_url.filter(|&m| m > 0);
+        self
+    }
+
+    pub fn without_link_urls(mut self) -> Self {
+        self.link_urls = false;
+        self
+    }
+
+    /// Lines with URL placeholders, and the URLs they stand for.
+    pub fn render(mut self, outs: &[Out]) -> (Vec<Line>, Vec<String>) {
         self.children(outs, 0);
-        self.lines
+        (self.lines, self.urls)
+    }
+
+    fn url_slot(&mut self, url: &str) -> String {
+        let next = self.urls.len();
+        let i = *self.url_index.entry(url.to_string()).or_insert(next);
+        if i == next {
+            self.urls.push(url.to_string());
+        }
+        format!("{URL_START}{i}{URL_END}")
     }
 
     fn flush(&mut self, run: &mut Run, depth: usize) {
@@ -116,7 +147,7 @@ impl<'a> TextRenderer<'a> {
     }
 
     /// An inline element and its inline children, as one string.
-    fn inline(&self, e: &Element) -> (String, usize) {
+    fn inline(&mut self, e: &Element) -> (String, usize) {
         let (mut s, mut refs) = (self.header(e), usize::from(e.reference.is_some()));
         let mut run = Run { text: s.clone(), refs: 0, pending_space: true };
         for c in &e.children {
@@ -135,7 +166,7 @@ impl<'a> TextRenderer<'a> {
     }
 
     /// The element's own words: role, name, ref, states, value, URL.
-    pub fn header(&self, e: &Element) -> String {
+    pub fn header(&mut self, e: &Element) -> String {
         let d = describe(self.tree, e, self.max_text);
         let node = self.tree.node(e.src);
         let mut s = match node.role {
@@ -146,7 +177,14 @@ impl<'a> TextRenderer<'a> {
             Role::Link => {
                 let name = d.name.clone().unwrap_or_default().replace(']', "\\]");
                 match &d.url {
-                    Some(u) => format!("[{name}]({u})"),
+                    Some(_) if !self.link_urls => format!("[{name}]"),
+                    // A same-page anchor: `resolve` gives its fragment.
+                    Some(u) if u.starts_with('#') => format!("[{name}](#)"),
+                    Some(u) => {
+                        let u = clip(u, self.max_url.map(|m| m.saturating_sub(1).max(8)));
+                        let slot = self.url_slot(&u);
+                        format!("[{name}]{slot}")
+                    }
                     None => format!("[{name}]"),
                 }
             }
@@ -199,7 +237,8 @@ impl<'a> TextRenderer<'a> {
             Role::Row => self.row(e, depth),
             // The page line heads the snapshot; its content is not indented.
             _ if node.role.is_root() && node.parent.is_none() => {
-                self.lines.push(Line { depth, text: self.header(e), refs });
+                let text = self.header(e);
+                self.lines.push(Line { depth, text, refs });
                 self.children(&e.children, depth);
             }
             _ => {
@@ -246,7 +285,15 @@ impl<'a> TextRenderer<'a> {
             match c {
                 Out::Break => {}
                 Out::Element(ce) if is_cell(&ce.role) => {
-                    let sub = TextRenderer::new(self.tree, self.max_text).render(&ce.children);
+                    let mut cell = TextRenderer::new(self.tree, self.max_text);
+                    cell.link_urls = self.link_urls;
+                    cell.max_url = self.max_url;
+                    std::mem::swap(&mut cell.urls, &mut self.urls);
+                    std::mem::swap(&mut cell.url_index, &mut self.url_index);
+                    cell.children(&ce.children, 0);
+                    std::mem::swap(&mut cell.urls, &mut self.urls);
+                    std::mem::swap(&mut cell.url_index, &mut self.url_index);
+                    let sub = cell.lines;
                     if sub.len() > 1 {
                         return self.row_as_block(e, depth);
                     }
