@@ -160,7 +160,7 @@ const countAria = (t) => countRoleLines(t, /^\s*- (\w+)\b.*\[ref=/);
 const DISPLAY = { navigation: 'nav', banner: 'header', contentinfo: 'footer', complementary: 'aside', image: 'img', columnheader: 'th',
   MenuListOption: 'option', Iframe: 'iframe', IframePresentational: 'iframe', Figcaption: 'figcaption', DescriptionList: 'dl',
   Abbr: 'abbr', Legend: 'legend', DisclosureTriangle: 'summary', MenuListPopup: 'menu', RootWebArea: 'page' };
-const squash = (s) => String(s || '').split(/\s+/).filter(Boolean).join(' ');
+const squash = (s) => String(s || '').replace(/[\u200B\uFEFF\u00AD\u2060]/g, '').split(/[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0085]+/).filter(Boolean).join(' ');
 
 function actionableBackendIds(nodes) {
   const by = new Map(nodes.map((n) => [n.nodeId, n]));
@@ -189,19 +189,23 @@ async function completeness(fullJson) {
   const refRows = rows.filter((r) => typeof r[4] === 'string');
   const resolved = await panel.evaluate(async ([t, refs]) => Promise.all(refs.map((ref) => chrome.runtime.sendMessage({ cmd: 'resolve', tabId: t, ref }))), [tabId, refRows.map((r) => r[4])]);
   let mismatched = 0;
+  const examples = [];
   const backendIds = new Set();
   resolved.forEach((res, i) => {
     const row = refRows[i];
-    if (!res.ok) { mismatched++; return; }
+    if (!res.ok) { mismatched++; examples.push(`${row[4]}: ${res.error.code}`); return; }
     backendIds.add(res.backendNodeId);
     const role = DISPLAY[res.role] || res.role;
     const nameOk = row[2] === '' || squash(res.name) === row[2] || row[2].endsWith('…');
-    if (role !== row[1] || !nameOk) mismatched++;
+    if (role !== row[1] || !nameOk) {
+      mismatched++;
+      examples.push(`${row[4]}: line ${row[1]} ${JSON.stringify(row[2])} vs resolved ${res.role} ${JSON.stringify(res.name)}`);
+    }
   });
   const ax = await cdp.send('Accessibility.getFullAXTree');
   const expected = actionableBackendIds(ax.nodes);
   const missing = [...expected].filter((id) => !backendIds.has(id)).length;
-  return { refs: refRows.length, mismatched, expected: expected.size, missing };
+  return { refs: refRows.length, mismatched, examples: examples.slice(0, 3).join('; '), expected: expected.size, missing };
 }
 
 // --- the run
@@ -228,6 +232,7 @@ for (const name of pages) {
     });
     const c = await completeness(json.text);
     Object.assign(r, { refs: c.refs, refs_mismatched: c.mismatched, actionable_expected: c.expected, actionable_missing: c.missing });
+    if (c.mismatched) r.mismatch_examples = c.examples;
   } catch (e) {
     r.axsnap_error = e.message.split('\n')[0];
   }

@@ -90,8 +90,22 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
     }
 }
 
+/// Characters that print as nothing (zero-width space, byte-order mark, soft
+/// hyphen, word joiner): they cost tokens and say nothing.
+pub fn invisible(c: char) -> bool {
+    matches!(c, '\u{200B}' | '\u{FEFF}' | '\u{00AD}' | '\u{2060}')
+}
+
+/// Whitespace runs to one space, invisible characters gone.
 pub fn squash(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    let cleaned: String;
+    let s = if s.chars().any(invisible) {
+        cleaned = s.chars().filter(|&c| !invisible(c)).collect();
+        &cleaned
+    } else {
+        s
+    };
     for w in s.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
