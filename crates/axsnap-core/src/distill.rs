@@ -13,7 +13,10 @@ use crate::Mode;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {
     Element(Element),
-    Text(String),
+    /// Text, and its anchor: the nearest ancestor that is not inline
+    /// formatting. Texts of different anchors with no space between them
+    /// are in different boxes (`<div>Price</div><div>$5</div>`).
+    Text(String, NodeId),
     /// A list marker's text ("3."), printed instead of the "-" bullet.
     Marker(String),
     /// A line break between blocks.
@@ -119,7 +122,7 @@ impl<'a> Distiller<'a> {
         match node.role {
             Role::StaticText => {
                 self.kept += 1;
-                return vec![Out::Text(node.name.clone())];
+                return vec![Out::Text(node.name.clone(), self.anchor(id))];
             }
             Role::LineBreak => return vec![Out::Break],
             Role::ListMarker => {
@@ -182,6 +185,18 @@ impl<'a> Distiller<'a> {
         vec![Out::Element(Element { src: id, role: node.role.clone(), reference, secret, children })]
     }
 
+    fn anchor(&self, id: NodeId) -> NodeId {
+        let mut cur = self.tree.node(id).parent;
+        for _ in 0..32 {
+            let Some(p) = cur else { break };
+            if !crate::rules::is_inline_formatting(&self.tree.node(p).role) {
+                return p;
+            }
+            cur = self.tree.node(p).parent;
+        }
+        cur.unwrap_or(id)
+    }
+
     /// A wrapper with text beside it is a span inside a sentence, not a block.
     fn beside_text(&self, id: NodeId) -> bool {
         let Some(p) = self.tree.node(id).parent else { return false };
@@ -219,7 +234,7 @@ impl<'a> Distiller<'a> {
                 out.push(Out::Element(Element { src: d, role: n.role.clone(), reference: Some(r), secret, children: Vec::new() }));
                 out.push(Out::Break);
             } else if n.role == Role::StaticText && !n.ignored && !self.inside_secret(d) {
-                out.push(Out::Text(n.name.clone()));
+                out.push(Out::Text(n.name.clone(), self.anchor(d)));
             }
         }
         out

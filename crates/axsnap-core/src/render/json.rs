@@ -23,7 +23,7 @@ fn walk(tree: &Tree, outs: &[Out], depth: usize, max_text: Option<usize>, rows: 
     };
     for out in outs {
         match out {
-            Out::Text(t) | Out::Marker(t) => {
+            Out::Text(t, _) | Out::Marker(t) => {
                 if !text.is_empty() && !text.ends_with(char::is_whitespace) && !t.starts_with(char::is_whitespace) {
                     text.push(' ');
                 }

@@ -38,11 +38,28 @@ struct Run {
     text: String,
     refs: usize,
     pending_space: bool,
+    /// The anchor of the last text pushed.
+    anchor: Option<u32>,
 }
 
 impl Run {
     fn is_empty(&self) -> bool {
         self.text.is_empty()
+    }
+
+    /// Text from another box than the previous text, touching it without a
+    /// space, is a new word ("description" then "$12"), unless it starts
+    /// with closing punctuation.
+    fn push_boxed_text(&mut self, raw: &str, anchor: u32) {
+        let new_box = self.anchor.is_some_and(|a| a != anchor);
+        self.anchor = Some(anchor);
+        let touching = !self.pending_space
+            && self.text.chars().last().is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
+            && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…'));
+        if new_box && touching {
+            self.pending_space = true;
+        }
+        self.push_text(raw);
     }
 
     fn push_text(&mut self, raw: &str) {
@@ -131,7 +148,8 @@ impl<'a> TextRenderer<'a> {
         let mut run = Run::default();
         for out in outs {
             match out {
-                Out::Text(t) | Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
+                Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),
+                Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
                 Out::Break => self.flush(&mut run, depth),
                 Out::Element(e) if inline_capable(e) => {
                     let (s, refs) = self.inline(e);
@@ -149,10 +167,11 @@ impl<'a> TextRenderer<'a> {
     /// An inline element and its inline children, as one string.
     fn inline(&mut self, e: &Element) -> (String, usize) {
         let (mut s, mut refs) = (self.header(e), usize::from(e.reference.is_some()));
-        let mut run = Run { text: s.clone(), refs: 0, pending_space: true };
+        let mut run = Run { text: s.clone(), refs: 0, pending_space: true, anchor: None };
         for c in &e.children {
             match c {
-                Out::Text(t) | Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
+                Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),
+                Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
                 Out::Break => run.pending_space = true,
                 Out::Element(ce) => {
                     let (cs, cr) = self.inline(ce);
