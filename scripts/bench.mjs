@@ -210,6 +210,11 @@ async function completeness(fullJson) {
 
 // --- the run
 const started = new Date();
+const outDir = args.out || join(ROOT, 'bench/out', started.toISOString().replace(/[:.]/g, '-'));
+const textsDir = join(outDir, 'texts');
+mkdirSync(textsDir, { recursive: true });
+/** Keeps every snapshot text for inspection: texts/<page>.<tool>.txt */
+const keep = (name, tool, text) => writeFileSync(join(textsDir, `${name}.${tool}.txt`), text);
 const rows = [];
 for (const name of pages) {
   const url = server.url(`/${name}.html`);
@@ -221,6 +226,9 @@ for (const name of pages) {
     const inter = await call({ cmd: 'snapshot', tabId, options: { mode: 'interactive', full: true } });
     const capped = await call({ cmd: 'snapshot', tabId, options: {} });
     const json = await call({ cmd: 'snapshot', tabId, options: { full: true, format: 'json' } });
+    keep(name, 'axsnap', full.text);
+    keep(name, 'axsnap-interactive', inter.text);
+    keep(name, 'axsnap-capped', capped.text);
     Object.assign(r, {
       ax_nodes: full.stats.nodesIn,
       axsnap_tokens: tokens(full.text), axsnap_chars: full.text.length,
@@ -238,6 +246,7 @@ for (const name of pages) {
   }
   try {
     const aria = await page.ariaSnapshot({ mode: 'ai' });
+    keep(name, 'playwright', aria);
     Object.assign(r, { playwright_tokens: tokens(aria), playwright_chars: aria.length, playwright_actionable_12k: countAria(aria) });
   } catch (e) {
     r.playwright_error = e.message.split('\n')[0];
@@ -245,12 +254,15 @@ for (const name of pages) {
   if (args.peers) {
     try {
       const t = await cdtmcpSnapshot(url);
+      keep(name, 'chrome-devtools-mcp', t);
       Object.assign(r, { cdtmcp_tokens: tokens(t), cdtmcp_chars: t.length, cdtmcp_actionable_12k: countCdtmcp(t) });
     } catch (e) {
       r.cdtmcp_error = e.message.split('\n')[0];
     }
     try {
       const s = await abSnapshots(url);
+      keep(name, 'agent-browser', s.full);
+      keep(name, 'agent-browser-i', s.interactive);
       if (process.env.AXSNAP_BENCH_DEBUG) console.log(s.full.slice(0, 500));
       Object.assign(r, { ab_tokens: tokens(s.full), ab_chars: s.full.length, ab_i_tokens: tokens(s.interactive), ab_i_chars: s.interactive.length,
         ab_actionable_12k: countAria(s.full) });
@@ -272,8 +284,6 @@ proc.kill();
 await server.close();
 
 // --- files and summary
-const outDir = args.out || join(ROOT, 'bench/out', started.toISOString().replace(/[:.]/g, '-'));
-mkdirSync(outDir, { recursive: true });
 const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
 const csv = [cols.join(','), ...rows.map((r) => cols.map((c) => JSON.stringify(r[c] ?? '')).join(','))].join('\n');
 writeFileSync(join(outDir, 'pages.csv'), `${csv}\n`);

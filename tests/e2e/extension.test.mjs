@@ -298,3 +298,22 @@ test('closing the tab gives a clean error and other tabs keep working', async ()
   assert.match(act2.error.code, /no_tab|unknown_ref|stale_ref/);
   assert.equal((await snap()).ok, true);
 });
+
+test('after a navigation old refs are stale, never matched to the new page', async () => {
+  const { text } = await snap();
+  const pay = refOf(text, 'Pay now');
+  await page.goto(server.url('/demo.html'), { waitUntil: 'load' });
+  const res = await act(pay, 'click');
+  assert.equal(res.ok, false);
+  assert.equal(res.error.code, 'stale_ref', JSON.stringify(res));
+  const fresh = await snap();
+  assert.match(fresh.text, /^page "axsnap demo: a small shop"/);
+  assert.ok(!common(fresh.text, text).includes(pay), 'numbers are never reused');
+});
+
+/** Refs printed in both texts. */
+function common(a, b) {
+  const refs = (t) => new Set(t.match(/\bA\d+\b/g));
+  const rb = refs(b);
+  return [...refs(a)].filter((r) => rb.has(r));
+}
