@@ -27,6 +27,9 @@ pub enum Out {
 pub struct Element {
     pub src: NodeId,
     pub role: Role,
+    /// Print the node's name. A heading holding links shows its content
+    /// instead, so the link texts are not read twice.
+    pub show_name: bool,
     pub reference: Option<u32>,
     pub secret: Option<Secret>,
     pub children: Vec<Out>,
@@ -153,6 +156,7 @@ impl<'a> Distiller<'a> {
                     children.push(Out::Element(Element {
                         src: d,
                         role: n.role.clone(),
+                        show_name: false,
                         reference: Some(r),
                         secret: Some(Secret { reason: secret.unwrap().reason, filled: false }),
                         children: Vec::new(),
@@ -162,7 +166,7 @@ impl<'a> Distiller<'a> {
         } else {
             // Text is compared with the nearest printed name only through
             // transparent wrappers: a cell under a captioned table is content.
-            let named = if prints_name(node) { Some(id) } else { None };
+            let named = if self.shows_name(id) { Some(id) } else { None };
             let flow = in_flow || starts_flow(&node.role);
             for &c in &node.children {
                 children.extend(self.walk(c, named, flow, depth + 1));
@@ -182,7 +186,14 @@ impl<'a> Distiller<'a> {
             return Vec::new();
         }
         self.kept += 1;
-        vec![Out::Element(Element { src: id, role: node.role.clone(), reference, secret, children })]
+        let show_name = self.shows_name(id);
+        vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, secret, children })]
+    }
+
+    fn shows_name(&self, id: NodeId) -> bool {
+        let node = self.tree.node(id);
+        let content_has_links = node.role == Role::Heading && self.holds_actionable[id as usize] && !self.actionable[id as usize];
+        prints_name(node) && !content_has_links
     }
 
     fn anchor(&self, id: NodeId) -> NodeId {
@@ -231,7 +242,7 @@ impl<'a> Distiller<'a> {
                 let r = self.refs.assign(self.tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), &n.name, n.props.url.as_deref());
                 let secret = self.secrets.reason(self.tree, d).map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
                 out.push(Out::Break);
-                out.push(Out::Element(Element { src: d, role: n.role.clone(), reference: Some(r), secret, children: Vec::new() }));
+                out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), secret, children: Vec::new() }));
                 out.push(Out::Break);
             } else if n.role == Role::StaticText && !n.ignored && !self.inside_secret(d) {
                 out.push(Out::Text(n.name.clone(), self.anchor(d)));

@@ -7,7 +7,6 @@ pub mod text;
 
 use crate::distill::Element;
 use crate::role::Role;
-use crate::rules::prints_name;
 use crate::tree::{Tri, Tree};
 use crate::urls;
 
@@ -62,7 +61,7 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
     if let Some(level) = p.level.filter(|_| matches!(node.role, Role::TreeItem | Role::Row)) {
         states.push(format!("level={level}"));
     }
-    let name = (prints_name(node) || e.secret.is_some() && !node.name.is_empty())
+    let name = (e.show_name || e.secret.is_some() && !node.name.is_empty())
         .then(|| clip(&squash(&node.name), max_text));
     let url = if node.role == Role::Link || node.role.is_root() {
         let page = tree.frame_url(e.src);

@@ -191,7 +191,10 @@ impl<'a> TextRenderer<'a> {
         let mut s = match node.role {
             Role::Heading => {
                 let level = node.props.level.unwrap_or(2).clamp(1, 6) as usize;
-                format!("{} {}", "#".repeat(level), d.name.clone().unwrap_or_default())
+                match &d.name {
+                    Some(n) => format!("{} {n}", "#".repeat(level)),
+                    None => "#".repeat(level),
+                }
             }
             Role::Link => {
                 let name = d.name.clone().unwrap_or_default().replace(']', "\\]");
