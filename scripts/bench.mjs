@@ -70,12 +70,20 @@ const ctx = browser.contexts()[0];
 const panel = await ctx.newPage();
 await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/sidepanel.html`);
 const call = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
-const page = await ctx.newPage();
-await page.setViewportSize({ width: 1280, height: 800 });
-const cdp = await ctx.newCDPSession(page);
-await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
-await page.goto('about:blank');
-const tabId = await panel.evaluate(async () => (await chrome.tabs.query({ url: 'about:blank' })).pop()?.id);
+// Each page gets a fresh tab: an agent's first look at it (refs start at A0,
+// as every peer's ids start afresh per page).
+let page, cdp, tabId;
+async function freshTab() {
+  if (page) await page.close();
+  page = await ctx.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  cdp = await ctx.newCDPSession(page);
+  await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+  await page.goto('about:blank');
+  const marker = `about:blank#axsnap-bench-${Date.now()}`;
+  await page.goto(marker);
+  tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, marker);
+}
 
 // --- peers
 const peers = { cdtmcp: null, cdtmcpPage: null, cdtmcpError: null, ab: { failures: 0, error: null } };
@@ -101,8 +109,8 @@ const textOf = (r) => (r.content || []).filter((c) => c.type === 'text').map((c)
 async function cdtmcpSnapshot(url) {
   const c = peers.cdtmcp;
   if (!c) throw new Error(peers.cdtmcpError || 'not running');
-  if (peers.cdtmcpPage === null) {
-    // Its users open a page once, then navigate it: adopt our tab by URL.
+  {
+    // Adopt our (fresh) tab by its URL, as a user would select the page.
     const list = textOf(await c.callTool({ name: 'list_pages', arguments: {} }));
     const m = list.split('\n').find((l) => l.includes(url));
     if (!m) throw new Error(`our tab is not among its pages:\n${list}`);
@@ -220,6 +228,7 @@ for (const name of pages) {
   const url = server.url(`/${name}.html`);
   const r = { page: name };
   try {
+    await freshTab();
     await page.goto(url, { waitUntil: 'load', timeout: 60000 });
     const full = await call({ cmd: 'snapshot', tabId, options: { full: true } });
     if (!full.ok) throw new Error(`${full.error.code}: ${full.error.message}`);

@@ -317,3 +317,19 @@ function common(a, b) {
   const rb = refs(b);
   return [...refs(a)].filter((r) => rb.has(r));
 }
+
+test('the side panel snapshots the active tab and acts by ref', async () => {
+  const panelPage = await b.ctx.newPage();
+  await panelPage.goto(`chrome-extension://${EXTENSION_ID}/extension/sidepanel.html`);
+  await page.bringToFront();
+  // The panel asks for the active tab of the last focused window: make it the fixture.
+  await b.panel.evaluate((t) => chrome.tabs.update(t, { active: true }), tabId);
+  await panelPage.click('#snap');
+  await panelPage.waitForFunction(() => document.getElementById('out').textContent.length > 0
+    || document.getElementById('status').className === 'error');
+  const out = await panelPage.textContent('#out');
+  const status = await panelPage.textContent('#status');
+  assert.ok(out.startsWith('page "'), `${status}\n${out}`);
+  assert.match(status, /\d+ refs, \d+ chars/);
+  await panelPage.close();
+});
