@@ -204,3 +204,18 @@ fn subtree_by_ref() {
     let s = snapshot(&input, &[], &o, &mut refs).unwrap();
     assert_eq!(s.text, "textbox \"User\" A0\n");
 }
+
+#[test]
+fn control_descriptions_are_printed_once_link_titles_are_not() {
+    let mut field = n(2, "textbox", "Email", &[]);
+    field["description"] = json!({"type": "computedString", "value": "Must be a work address"});
+    let mut icon = with(n(3, "link", "", &[]), &[("url", json!("https://site.test/help"))]);
+    icon["description"] = json!({"type": "computedString", "value": "Help"});
+    let mut titled = with(n(4, "link", "NZ", &[]), &[("url", json!("https://site.test/nz"))]);
+    titled["description"] = json!({"type": "computedString", "value": "New Zealand"});
+    let t = text(vec![root(&[2, 3, 4]), field, icon, titled]);
+    assert_eq!(
+        t,
+        format!("{HEAD}textbox \"Email\" A0 desc=\"Must be a work address\"\n[](/help) A1 desc=\"Help\" [NZ](/nz) A2\n")
+    );
+}

@@ -40,6 +40,9 @@ fn walk(tree: &Tree, outs: &[Out], depth: usize, max_text: Option<usize>, rows: 
                 if let Some(v) = d.value {
                     props.insert("value".into(), Value::String(v));
                 }
+                if let Some(desc) = d.description {
+                    props.insert("desc".into(), Value::String(desc));
+                }
                 if let Some(level) = tree.node(e.src).props.level {
                     props.insert("level".into(), json!(level));
                 }

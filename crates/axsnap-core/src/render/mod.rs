@@ -17,6 +17,8 @@ pub struct Description {
     pub url: Option<String>,
     pub value: Option<String>,
     pub states: Vec<String>,
+    /// The description, unless the name already says it.
+    pub description: Option<String>,
 }
 
 pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Description {
@@ -80,7 +82,23 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
         });
         v.map(|v| clip(&v.replace('\n', "\\n"), max_text))
     };
+    // Descriptions of controls only: there they say what the control does or
+    // what is wrong with its value. A named link's description is its hover
+    // title (Wikipedia's article names, "Permalink to this headline"):
+    // printing those cost 7% more tokens on the corpus, so a link shows one
+    // only when it has no name.
+    let titled_link = node.role == Role::Link && !node.name.trim().is_empty();
+    let description = if e.secret.is_some() || e.reference.is_none() || titled_link {
+        None
+    } else {
+        node.description
+            .as_deref()
+            .map(squash)
+            .filter(|d| !d.is_empty() && !crate::rules::contains_words(&node.name, d))
+            .map(|d| clip(&d, max_text))
+    };
     Description {
+        description,
         role_word: if node.role.is_root() { "page".into() } else { node.role.display().to_string() },
         name,
         url,

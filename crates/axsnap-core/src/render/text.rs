@@ -27,6 +27,9 @@ pub struct TextRenderer<'a> {
     /// `links::finish` decides between inline `(url)` and a `[n]` reference.
     pub urls: Vec<String>,
     url_index: std::collections::HashMap<String, usize>,
+    /// Descriptions already printed: a description repeated down a list
+    /// (every permalink's "Permalink to this headline") is printed once.
+    said: std::collections::HashSet<String>,
 }
 
 pub const URL_START: char = '\u{E000}';
@@ -98,7 +101,7 @@ impl Run {
 
 impl<'a> TextRenderer<'a> {
     pub fn new(tree: &'a Tree, max_text: Option<usize>) -> Self {
-        TextRenderer { tree, max_text, link_urls: true, max_url: None, lines: Vec::new(), urls: Vec::new(), url_index: Default::default() }
+        TextRenderer { tree, max_text, link_urls: true, max_url: None, lines: Vec::new(), urls: Vec::new(), url_index: Default::default(), said: Default::default() }
     }
 
     pub fn with_max_url(mut self, max_url: Option<usize>) -> Self {
@@ -223,6 +226,13 @@ impl<'a> TextRenderer<'a> {
             s.push(' ');
             s.push_str(st);
         }
+        if let Some(desc) = &d.description {
+            if self.said.insert(desc.clone()) {
+                s.push_str(" desc=\"");
+                s.push_str(&desc.replace('"', "\\\""));
+                s.push('"');
+            }
+        }
         if let Some(v) = &d.value {
             s.push_str(": ");
             s.push_str(v);
@@ -312,9 +322,11 @@ impl<'a> TextRenderer<'a> {
                     cell.max_url = self.max_url;
                     std::mem::swap(&mut cell.urls, &mut self.urls);
                     std::mem::swap(&mut cell.url_index, &mut self.url_index);
+                    std::mem::swap(&mut cell.said, &mut self.said);
                     cell.children(&ce.children, 0);
                     std::mem::swap(&mut cell.urls, &mut self.urls);
                     std::mem::swap(&mut cell.url_index, &mut self.url_index);
+                    std::mem::swap(&mut cell.said, &mut self.said);
                     let sub = cell.lines;
                     if sub.len() > 1 {
                         return self.row_as_block(e, depth);

@@ -16,6 +16,7 @@ mod text;
 mod wrappers;
 
 pub use actionable::is_actionable;
+pub use text::contains_words;
 pub use wrappers::is_inline_formatting;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
