@@ -135,7 +135,7 @@ pub fn finish(lines: Vec<Line>, urls: &[String], max: Option<usize>) -> (Vec<Lin
             let budget = max.saturating_sub(NOTE_ROOM);
             let (mut lo, mut hi) = (0, lines.len());
             while lo < hi {
-                let mid = (lo + hi + 1) / 2;
+                let mid = (lo + hi).div_ceil(2);
                 if size(&materialize(&lines, mid, urls)) <= budget {
                     lo = mid;
                 } else {

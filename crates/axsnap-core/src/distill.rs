@@ -145,7 +145,7 @@ impl<'a> Distiller<'a> {
             filled: is_filled(tree, id),
         });
         let mut children = Vec::new();
-        if secret.is_some() {
+        if let Some(field) = secret {
             // Nothing under a secret field is printed, but a control nested in
             // it (rare, e.g. a reveal button) keeps its ref without its name.
             for d in self.descendants(id) {
@@ -158,7 +158,7 @@ impl<'a> Distiller<'a> {
                         role: n.role.clone(),
                         show_name: false,
                         reference: Some(r),
-                        secret: Some(Secret { reason: secret.unwrap().reason, filled: false }),
+                        secret: Some(Secret { reason: field.reason, filled: false }),
                         children: Vec::new(),
                     }));
                 }
@@ -286,7 +286,7 @@ fn is_filled(tree: &Tree, id: NodeId) -> bool {
 
 fn filled_within(tree: &Tree, id: NodeId, depth: u8) -> bool {
     let node = tree.node(id);
-    if node.value.as_deref().map_or(false, |v| !v.is_empty()) {
+    if node.value.as_deref().is_some_and(|v| !v.is_empty()) {
         return true;
     }
     depth > 0
@@ -302,10 +302,7 @@ fn holds(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
     // Parents come before children in CDP order usually, but not always:
     // propagate up each actionable node's ancestor chain instead.
     let n = tree.nodes.len();
-    for i in 0..n {
-        if !actionable[i] {
-            continue;
-        }
+    for (i, _) in actionable.iter().enumerate().filter(|(_, &a)| a) {
         let mut cur = tree.nodes[i].parent;
         let mut steps = 0;
         while let Some(p) = cur {

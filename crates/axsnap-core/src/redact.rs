@@ -28,7 +28,7 @@ impl Secrets {
             }
         }
         let field = node.role.is_text_field() || node.props.editable || node.role == Role::TextBox;
-        let masked = node.value.as_deref().map_or(false, is_masked);
+        let masked = node.value.as_deref().is_some_and(is_masked);
         (field && masked).then_some(SecretReason::Masked)
     }
 }

@@ -48,7 +48,7 @@ impl RefTable {
     /// frame navigated, and its old refs must never match new elements.
     pub fn observe_document(&mut self, frame: &str, document: &str) {
         let known = self.documents.get(frame);
-        if known.map_or(false, |d| d != document) {
+        if known.is_some_and(|d| d != document) {
             self.forget_frame(frame);
         }
         self.documents.insert(frame.to_string(), document.to_string());
@@ -128,14 +128,16 @@ impl RefTable {
     }
 }
 
+/// `[number, frame, backendNodeId, role, name, seen, url]`
+type SavedEntry = (u32, String, i64, String, String, u64, Option<String>);
+
 /// The table as plain data, so a restarted host (an MV3 service worker is
 /// stopped when idle) can keep its refs.
 #[derive(Serialize, Deserialize)]
 struct Saved {
     next: u32,
     generation: u64,
-    /// `[number, frame, backendNodeId, role, name, seen, url]`
-    entries: Vec<(u32, String, i64, String, String, u64, Option<String>)>,
+    entries: Vec<SavedEntry>,
     documents: HashMap<String, String>,
 }
 

@@ -14,7 +14,10 @@ const ROLES: &[&str] = &[
     "ListMarker", "checkbox", "strange-role", "LabelText", "columnheader", "RootWebArea",
 ];
 
-fn arb_node() -> impl Strategy<Value = (usize, String, bool, bool, Vec<usize>, Option<u8>)> {
+/// `(role index, name, ignored, focusable, child offsets, backend id shape)`
+type Spec = (usize, String, bool, bool, Vec<usize>, Option<u8>);
+
+fn arb_node() -> impl Strategy<Value = Spec> {
     (
         0..ROLES.len(),
         "[a-zA-Z \n]{0,12}",
@@ -25,7 +28,7 @@ fn arb_node() -> impl Strategy<Value = (usize, String, bool, bool, Vec<usize>, O
     )
 }
 
-fn build(spec: Vec<(usize, String, bool, bool, Vec<usize>, Option<u8>)>) -> Value {
+fn build(spec: Vec<Spec>) -> Value {
     let len = spec.len();
     let nodes: Vec<Value> = spec
         .into_iter()
