@@ -15,7 +15,7 @@ const stages = [
     env: { WASM_BINDGEN_TEST_TIMEOUT: '180', WASM_BINDGEN_TEST_DRIVER_TIMEOUT: '60' },
   })],
   ['type-check the extension', () => run('npx', ['--no-install', 'tsc', '-p', 'jsconfig.json'])],
-  ['end-to-end tests: the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
+  ['JavaScript tests: unit, and end to end with the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
 ];
 
 for (const [name, fn] of stages) {

@@ -333,3 +333,12 @@ test('the side panel snapshots the active tab and acts by ref', async () => {
   assert.match(status, /\d+ refs, \d+ chars/);
   await panelPage.close();
 });
+
+test('a subtree by ref shows the form around a field, and other refs stay valid', async () => {
+  const { text } = await snap();
+  const sub = await b.call({ cmd: 'snapshot', tabId, options: { root: refOf(text, 'Full name') } });
+  assert.equal(sub.ok, true, JSON.stringify(sub));
+  assert.match(sub.text, /^form\n textbox "Full name" A\d+/);
+  assert.ok(!sub.text.includes('Orders'));
+  assert.equal((await act(refOf(text, 'Count clicks'), 'click')).ok, true);
+});

@@ -77,6 +77,41 @@ pub struct Snapshot {
     pub stats: Stats,
 }
 
+/// The part of the page a `root` ref asks for: the element's own subtree if
+/// it holds more than text, else its nearest enclosing list, table, form,
+/// menu, dialog or landmark (a link's ref then shows its menu or section).
+fn subtree_root(tree: &tree::Tree, id: tree::NodeId) -> tree::NodeId {
+    use role::Role;
+    let leaf_control = matches!(
+        tree.node(id).role,
+        Role::Link | Role::Button | Role::TextBox | Role::SearchBox | Role::CheckBox | Role::Radio
+            | Role::Switch | Role::Slider | Role::SpinButton | Role::Option | Role::MenuItem
+            | Role::MenuItemCheckBox | Role::MenuItemRadio | Role::Tab | Role::Image | Role::Img
+    );
+    let holds_elements = tree.node(id).children.iter().any(|&c| {
+        let n = tree.node(c);
+        !n.ignored && !matches!(n.role, Role::StaticText | Role::InlineTextBox)
+    });
+    if holds_elements && !leaf_control {
+        return id;
+    }
+    let mut cur = id;
+    for _ in 0..tree.nodes.len() {
+        let Some(p) = tree.node(cur).parent else { break };
+        let r = &tree.node(p).role;
+        let container = r.is_landmark()
+            || r.is_root()
+            || matches!(r, Role::List | Role::Table | Role::Grid | Role::TreeGrid | Role::Menu | Role::MenuBar
+                | Role::TabList | Role::Tree | Role::Toolbar | Role::ListBox | Role::Iframe)
+            || (r == &Role::Group && !tree.node(p).name.is_empty());
+        if container {
+            return p;
+        }
+        cur = p;
+    }
+    id
+}
+
 /// Takes one snapshot. `refs` is the tab's ref table, kept by the caller
 /// across snapshots so refs stay stable.
 pub fn snapshot(
@@ -92,13 +127,17 @@ pub fn snapshot(
     let start = match &options.root {
         Some(r) => {
             let target = refs.resolve(r)?;
-            tree.find(&target.frame, target.backend_node_id).ok_or_else(|| {
+            let id = tree.find(&target.frame, target.backend_node_id).ok_or_else(|| {
                 Error::new(ErrorCode::StaleRef, format!("{r} is stale: its element is gone; take a new snapshot"))
-            })?
+            })?;
+            subtree_root(&tree, id)
         }
         None => main_root,
     };
-    refs.begin();
+    // A subtree snapshot sees part of the page: refs outside it stay live.
+    if options.root.is_none() {
+        refs.begin();
+    }
     for f in &tree.frames {
         if let Some(root) = f.root {
             let n = tree.node(root);

@@ -200,9 +200,12 @@ fn subtree_by_ref() {
     let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
     let mut refs = RefTable::new();
     snapshot(&input, &[], &Options::default(), &mut refs).unwrap();
+    // A leaf's ref shows the form around it.
     let o = Options { root: Some("A0".into()), ..Options::default() };
     let s = snapshot(&input, &[], &o, &mut refs).unwrap();
-    assert_eq!(s.text, "textbox \"User\" A0\n");
+    assert_eq!(s.text, "form \"Login\"\n textbox \"User\" A0\n button \"Go\" A1\n");
+    // The rest of the page is still there: its refs stay live.
+    assert_eq!(refs.resolve("A2").unwrap().name, "Elsewhere");
 }
 
 #[test]
