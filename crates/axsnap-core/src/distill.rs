@@ -190,10 +190,38 @@ impl<'a> Distiller<'a> {
         vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, secret, children })]
     }
 
+    /// A heading holding links shows its content instead of its name; any
+    /// element whose name a control inside it prints again (an option
+    /// wrapping a link of the same name) leaves the name to that control.
     fn shows_name(&self, id: NodeId) -> bool {
         let node = self.tree.node(id);
-        let content_has_links = node.role == Role::Heading && self.holds_actionable[id as usize] && !self.actionable[id as usize];
-        prints_name(node) && !content_has_links
+        if !prints_name(node) {
+            return false;
+        }
+        if !self.holds_actionable[id as usize] {
+            return true;
+        }
+        if node.role == Role::Heading && !self.actionable[id as usize] {
+            return false;
+        }
+        !self.control_inside_repeats(id, &node.name)
+    }
+
+    fn control_inside_repeats(&self, id: NodeId, name: &str) -> bool {
+        let mut stack: Vec<NodeId> = self.tree.node(id).children.clone();
+        let mut budget = 64;
+        while let Some(d) = stack.pop() {
+            budget -= 1;
+            if budget == 0 {
+                return false;
+            }
+            let n = self.tree.node(d);
+            if self.actionable[d as usize] && crate::rules::contains_words(&n.name, name) {
+                return true;
+            }
+            stack.extend(n.children.iter().copied());
+        }
+        false
     }
 
     fn anchor(&self, id: NodeId) -> NodeId {

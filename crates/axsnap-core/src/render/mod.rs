@@ -94,7 +94,7 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
         node.description
             .as_deref()
             .map(squash)
-            .filter(|d| !d.is_empty() && !crate::rules::contains_words(&node.name, d))
+            .filter(|d| !d.is_empty() && !crate::rules::contains_words(&node.name, d) && !in_text_below(tree, e.src, d))
             .map(|d| clip(&d, max_text))
     };
     Description {
@@ -114,6 +114,27 @@ pub fn invisible(c: char) -> bool {
 }
 
 /// Whitespace runs to one space, invisible characters gone.
+/// Is `needle` said by the text under `id` (a button whose description is
+/// its own label, "Watch 24")?
+fn in_text_below(tree: &Tree, id: crate::tree::NodeId, needle: &str) -> bool {
+    let mut text = String::new();
+    let mut stack = vec![id];
+    let mut budget = 64;
+    while let Some(n) = stack.pop() {
+        budget -= 1;
+        if budget == 0 {
+            break;
+        }
+        let node = tree.node(n);
+        if node.role == Role::StaticText && !node.ignored {
+            text.push(' ');
+            text.push_str(&node.name);
+        }
+        stack.extend(node.children.iter().rev().copied());
+    }
+    crate::rules::contains_words(&text, needle)
+}
+
 pub fn squash(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let cleaned: String;
