@@ -6,22 +6,88 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// `AXValue`: a typed value; only `value` matters to us.
+/// `AXValue`: a typed value; only a scalar `value` matters to us (node
+/// lists and related-node arrays are skipped unread).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 pub struct AxValue {
-    #[serde(default, rename = "type")]
-    pub kind: String,
+    #[serde(default, rename = "type", skip_serializing)]
+    pub kind: IgnoredField,
     #[serde(default)]
-    pub value: Option<Value>,
+    pub value: Scalar,
+}
+
+/// A field we accept and never read: parsed without allocating.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct IgnoredField;
+
+impl<'de> Deserialize<'de> for IgnoredField {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| IgnoredField)
+    }
+}
+
+/// A string, number or boolean, kept as text; anything else is `None`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    #[default]
+    None,
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for Scalar {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Scalar;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Scalar, E> {
+                Ok(Scalar::Text(v.to_string()))
+            }
+            fn visit_unit<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::None)
+            }
+            fn visit_none<E>(self) -> Result<Scalar, E> {
+                Ok(Scalar::None)
+            }
+            fn visit_some<D2: serde::Deserializer<'de>>(self, d: D2) -> Result<Scalar, D2::Error> {
+                Scalar::deserialize(d)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Scalar, A::Error> {
+                while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar::None)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Scalar, A::Error> {
+                while a.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Scalar::None)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl AxValue {
     pub fn as_text(&self) -> Option<String> {
-        match self.value.as_ref()? {
-            Value::String(s) => Some(s.clone()),
-            Value::Number(n) => Some(n.to_string()),
-            Value::Bool(b) => Some(b.to_string()),
-            _ => None,
+        match &self.value {
+            Scalar::Text(s) => Some(s.clone()),
+            Scalar::None => None,
         }
     }
 }

@@ -117,7 +117,7 @@ pub(crate) mod testing {
     use serde_json::json;
 
     pub fn val(v: serde_json::Value) -> Option<AxValue> {
-        Some(AxValue { kind: "x".into(), value: Some(v) })
+        Some(serde_json::from_value(serde_json::json!({ "type": "x", "value": v })).unwrap())
     }
 
     /// `n(id, role, name, children)`
@@ -133,7 +133,7 @@ pub(crate) mod testing {
     }
 
     pub fn prop(mut node: AxNode, name: &str, v: serde_json::Value) -> AxNode {
-        node.properties.push(AxProperty { name: name.into(), value: AxValue { kind: "x".into(), value: Some(v) } });
+        node.properties.push(AxProperty { name: name.into(), value: val(v).unwrap() });
         node
     }
 
