@@ -24,13 +24,13 @@ export async function snapshot(tabId, options = {}) {
   const t2 = performance.now();
   const sensitive = await findSecrets(tabId, frames, frameSessions);
   const t3 = performance.now();
-  const input = JSON.stringify({ frames });
+  const input = { frames };
   const maxChars = options.full ? 0 : (options.maxChars ?? DEFAULT_MAX_CHARS);
   const coreOptions = {
     mode: options.mode, format: options.format, maxDepth: options.maxDepth, maxText: options.maxText, root: options.root,
     maxChars, maxUrl: options.maxUrl ?? (maxChars > 0 ? DEFAULT_MAX_URL : 0),
   };
-  const out = st.snapshotter.snapshotJson(input, sensitive, coreOptions);
+  const out = st.snapshotter.snapshot(input, sensitive, coreOptions);
   const t4 = performance.now();
   st.frameSessions = frameSessions;
   await saveTab(tabId);
@@ -42,7 +42,6 @@ export async function snapshot(tabId, options = {}) {
       frames: frames.length,
       framesFailed: failed,
       secrets: sensitive.length,
-      inputBytes: input.length,
       timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), serializeMs: round(t4 - t3), totalMs: round(t4 - t0) },
     },
   };

@@ -13,8 +13,8 @@ fn snapshot_from_json_string() {
 }
 
 #[wasm_bindgen_test]
-fn snapshot_from_js_object_matches_json_string() {
-    common::snapshot_from_js_object_matches_json_string();
+fn snapshot_of_a_frames_bundle_matches_a_single_tree() {
+    common::snapshot_of_a_frames_bundle_matches_a_single_tree();
 }
 
 #[wasm_bindgen_test]

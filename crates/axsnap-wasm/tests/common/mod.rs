@@ -5,6 +5,10 @@ use wasm_bindgen::{JsCast, JsValue};
 
 pub const PAGE: &str = include_str!("../page.json");
 
+fn page(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).unwrap()
+}
+
 fn get(v: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(v, &key.into()).unwrap()
 }
@@ -15,7 +19,7 @@ fn secrets() -> JsValue {
 
 pub fn snapshot_from_json_string() {
     let mut s = Snapshotter::new();
-    let out = s.snapshot_json(PAGE, secrets(), JsValue::UNDEFINED).unwrap();
+    let out = s.snapshot(page(PAGE), secrets(), JsValue::UNDEFINED).unwrap();
     let text = get(&out, "text").as_string().unwrap();
     assert_eq!(
         text,
@@ -24,17 +28,17 @@ pub fn snapshot_from_json_string() {
     assert_eq!(get(&get(&out, "stats"), "refs").as_f64(), Some(3.0));
 }
 
-pub fn snapshot_from_js_object_matches_json_string() {
-    let obj = js_sys::JSON::parse(PAGE).unwrap();
-    let a = Snapshotter::new().snapshot(obj, secrets(), JsValue::NULL).unwrap();
-    let b = Snapshotter::new().snapshot_json(PAGE, secrets(), JsValue::NULL).unwrap();
+pub fn snapshot_of_a_frames_bundle_matches_a_single_tree() {
+    let bundle = format!(r#"{{"frames":[{{"key":"main","nodes":{}}}]}}"#, &PAGE[PAGE.find('[').unwrap()..PAGE.rfind(']').unwrap() + 1]);
+    let a = Snapshotter::new().snapshot(page(&bundle), secrets(), JsValue::NULL).unwrap();
+    let b = Snapshotter::new().snapshot(page(PAGE), secrets(), JsValue::NULL).unwrap();
     assert_eq!(get(&a, "text").as_string(), get(&b, "text").as_string());
     assert!(!get(&a, "text").as_string().unwrap().contains("4111"));
 }
 
 pub fn resolve_and_stale_refs() {
     let mut s = Snapshotter::new();
-    s.snapshot_json(PAGE, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let t = s.resolve("A2").unwrap();
     assert_eq!(get(&t, "backendNodeId").as_f64(), Some(5.0));
     assert_eq!(get(&t, "frame").as_string().as_deref(), Some("main"));
@@ -42,7 +46,7 @@ pub fn resolve_and_stale_refs() {
     // The button is replaced by another element: the old ref is stale, never
     // matched to the new one.
     let without_button = PAGE.replace(r#""backendDOMNodeId":5}"#, r#""backendDOMNodeId":6}"#);
-    s.snapshot_json(&without_button, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    s.snapshot(page(&without_button), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let err = s.resolve("A2").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("stale_ref"));
     assert!(get(&err, "message").as_string().unwrap().contains("A2 is stale"));
@@ -55,25 +59,25 @@ pub fn resolve_and_stale_refs() {
 
 pub fn bad_input_and_options_are_typed_errors() {
     let mut s = Snapshotter::new();
-    let err = s.snapshot_json("{", JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
+    let err = s.snapshot(JsValue::from_str("{"), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
     let err = s.snapshot(JsValue::from(3), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
     let opts = js_sys::JSON::parse(r#"{"mode":"sideways"}"#).unwrap();
-    let err = s.snapshot_json(PAGE, JsValue::UNDEFINED, opts).unwrap_err();
+    let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_options"));
     let bad_secrets = js_sys::JSON::parse(r#"[{"frame":"main"}]"#).unwrap();
-    let err = s.snapshot_json(PAGE, bad_secrets, JsValue::UNDEFINED).unwrap_err();
+    let err = s.snapshot(page(PAGE), bad_secrets, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
     // The snapshotter still works after errors.
-    assert!(s.snapshot_json(PAGE, JsValue::UNDEFINED, JsValue::UNDEFINED).is_ok());
+    assert!(s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).is_ok());
 }
 
 pub fn options_are_honoured() {
     let mut s = Snapshotter::new();
     let opts = js_sys::JSON::parse(r#"{"mode":"interactive","format":"json","maxChars":0}"#).unwrap();
-    let out = s.snapshot_json(PAGE, JsValue::UNDEFINED, opts).unwrap();
+    let out = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap();
     let rows = js_sys::JSON::parse(&get(&out, "text").as_string().unwrap()).unwrap();
     assert_eq!(js_sys::Array::from(&rows).length(), 4);
 }
