@@ -336,7 +336,7 @@ const machine = `${output('uname', ['-srm']) || 'unknown'}, ${(await import('nod
 const speed = [
   `- completeness: ${sum(ok.map((r) => r.refs))} refs on ${ok.length} pages; actionable AX nodes without a ref: ${sum(ok.map((r) => r.actionable_missing))}; refs whose resolved role/name differ from the line: ${sum(ok.map((r) => r.refs_mismatched))}`,
   `- axsnap per page, medians (ms): CDP fetch ${fmt(median(ok.map((r) => r.fetch_ms)), 1)}, secret scan ${fmt(median(ok.map((r) => r.secrets_ms)), 1)}, Wasm serialize ${fmt(median(ok.map((r) => r.serialize_ms)), 1)}, total ${fmt(median(ok.map((r) => r.total_ms)), 1)}`,
-  `- serializer throughput (median over pages): ${fmt(nodesPerMs, 1)} AX nodes/ms (includes JSON.stringify of the CDP input)`,
+  `- serializer throughput (median over pages): ${fmt(nodesPerMs, 1)} AX nodes/ms (the Wasm call: reading the CDP object, distilling, rendering)`,
   `- .wasm size: ${size.raw} bytes raw, ${size.gzip} bytes gzip`,
 ].join('\n');
 const report = `### ${started.toISOString().slice(0, 10)} · ${version} · ${machine} · ${rows.length} pages${args.quick ? ' (quick subset)' : ''}\n\n` +
