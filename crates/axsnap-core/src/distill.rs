@@ -77,6 +77,18 @@ impl<'a> Distiller<'a> {
         self.walk(start, None, false, 0)
     }
 
+    /// What the rules see of a node.
+    fn visit(&self, id: NodeId, ancestor_name: Option<NodeId>) -> Visit<'_> {
+        Visit {
+            tree: self.tree,
+            id,
+            node: self.tree.node(id),
+            mode: self.mode,
+            ancestor_name: ancestor_name.map(|a| self.tree.node(a).name.as_str()),
+            actionable: &self.actionable,
+        }
+    }
+
     fn walk(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize) -> Vec<Out> {
         if std::mem::replace(&mut self.visited[id as usize], true) {
             return Vec::new();
@@ -86,15 +98,7 @@ impl<'a> Distiller<'a> {
         if depth > MAX_WALK_DEPTH {
             return self.flat(id);
         }
-        let visit = Visit {
-            tree,
-            id,
-            node,
-            mode: self.mode,
-            ancestor_name: ancestor_name.map(|a| tree.node(a).name.as_str()),
-            actionable: &self.actionable,
-        };
-        let (mut action, _rule) = rules::decide(&visit);
+        let (mut action, _rule) = rules::decide(&self.visit(id, ancestor_name));
         if action == Action::Remove && self.holds_actionable[id as usize] && node.role != Role::InlineTextBox {
             action = Action::Unwrap;
         }
@@ -173,15 +177,7 @@ impl<'a> Distiller<'a> {
             }
         }
         let visible_children = children.iter().filter(|c| !matches!(c, Out::Break)).count();
-        let visit = Visit {
-            tree,
-            id,
-            node,
-            mode: self.mode,
-            ancestor_name: ancestor_name.map(|a| tree.node(a).name.as_str()),
-            actionable: &self.actionable,
-        };
-        if secret.is_none() && rules::decide_leave(&visit, visible_children) == Action::Remove {
+        if secret.is_none() && rules::decide_leave(&self.visit(id, ancestor_name), visible_children) == Action::Remove {
             // Children are all breaks here, so nothing is lost.
             return Vec::new();
         }
