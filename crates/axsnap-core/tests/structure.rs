@@ -222,3 +222,21 @@ fn control_descriptions_are_printed_once_link_titles_are_not() {
         format!("{HEAD}textbox \"Email\" A0 desc=\"Must be a work address\"\n[](/help) A1 desc=\"Help\" [NZ](/nz) A2\n")
     );
 }
+
+#[test]
+fn a_row_printed_as_nested_lines_keeps_its_control_descriptions() {
+    let mut b = n(6, "button", "Edit", &[]);
+    b["description"] = json!({"type": "computedString", "value": "Edit order 7"});
+    let t = text(vec![
+        root(&[2]),
+        n(2, "table", "", &[3]),
+        n(3, "row", "", &[4]),
+        n(4, "cell", "", &[5, 7]),
+        n(5, "paragraph", "", &[6]),
+        b,
+        n(7, "list", "", &[8]),
+        n(8, "listitem", "", &[9]),
+        n(9, "StaticText", "note", &[]),
+    ]);
+    assert!(t.contains("button \"Edit\" A0 desc=\"Edit order 7\""), "{t}");
+}

@@ -311,6 +311,13 @@ impl<'a> TextRenderer<'a> {
 
     /// A table row as `| a | b |` when every cell fits on one line.
     fn row(&mut self, e: &Element, depth: usize) {
+        // A fallback to nested lines prints the cells again: descriptions seen
+        // in this attempt must still be printed then.
+        let said_before = self.said.clone();
+        let fallback = |me: &mut Self| {
+            me.said = said_before.clone();
+            me.row_as_block(e, depth)
+        };
         let mut cells = Vec::new();
         let mut all_headers = true;
         for c in &e.children {
@@ -329,7 +336,7 @@ impl<'a> TextRenderer<'a> {
                     std::mem::swap(&mut cell.said, &mut self.said);
                     let sub = cell.lines;
                     if sub.len() > 1 {
-                        return self.row_as_block(e, depth);
+                        return fallback(self);
                     }
                     let mut text = sub.first().map(|l| l.text.replace('|', "\\|")).unwrap_or_default();
                     let mut refs = sub.first().map_or(0, |l| l.refs);
@@ -340,11 +347,11 @@ impl<'a> TextRenderer<'a> {
                     all_headers &= ce.role == Role::ColumnHeader;
                     cells.push((text, refs));
                 }
-                _ => return self.row_as_block(e, depth),
+                _ => return fallback(self),
             }
         }
         if cells.is_empty() {
-            return self.row_as_block(e, depth);
+            return fallback(self);
         }
         let mut text = String::from("|");
         let mut refs = usize::from(e.reference.is_some());
