@@ -77,6 +77,16 @@ impl<'a> Distiller<'a> {
         self.walk(start, None, false, 0)
     }
 
+    fn parts_words(&self, id: NodeId) -> bool {
+        let n = self.tree.node(id);
+        !n.ignored
+            && match n.role {
+                Role::StaticText => n.name.trim().is_empty() && !n.name.is_empty(),
+                Role::Image | Role::Img | Role::Separator => true,
+                _ => false,
+            }
+    }
+
     /// What the rules see of a node.
     fn visit(&self, id: NodeId, ancestor_name: Option<NodeId>) -> Visit<'_> {
         Visit {
@@ -103,6 +113,8 @@ impl<'a> Distiller<'a> {
             action = Action::Unwrap;
         }
         match action {
+            // Whitespace, and a picture between two words, still part them.
+            Action::Remove if self.parts_words(id) => vec![Out::Text(" ".into(), self.anchor(id))],
             Action::Remove => Vec::new(),
             Action::Unwrap => {
                 let block = !in_flow && !inline_unwrap(&node.role) && !self.beside_text(id);
@@ -176,7 +188,7 @@ impl<'a> Distiller<'a> {
                 children.extend(self.walk(c, named, flow, depth + 1));
             }
         }
-        let visible_children = children.iter().filter(|c| !matches!(c, Out::Break)).count();
+        let visible_children = children.iter().filter(|c| !is_blank(c)).count();
         if secret.is_none() && rules::decide_leave(&self.visit(id, ancestor_name), visible_children) == Action::Remove {
             // Children are all breaks here, so nothing is lost.
             return Vec::new();
@@ -286,6 +298,15 @@ impl<'a> Distiller<'a> {
             }
         }
         false
+    }
+}
+
+/// A break or a bare space: nothing to read.
+pub fn is_blank(out: &Out) -> bool {
+    match out {
+        Out::Break => true,
+        Out::Text(t, _) => t.trim().is_empty(),
+        _ => false,
     }
 }
 

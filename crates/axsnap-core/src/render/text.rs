@@ -3,7 +3,7 @@
 //! they name: `button "OK" A7`, `[Docs](/docs) A8`.
 
 use super::{clip, describe};
-use crate::distill::{Element, Out};
+use crate::distill::{is_blank, Element, Out};
 use crate::role::Role;
 use crate::tree::Tree;
 
@@ -255,7 +255,7 @@ impl<'a> TextRenderer<'a> {
             }
             Role::ListItem => {
                 // Joined with its first line below, whatever starts it: "- item".
-                let marker = match e.children.iter().find(|c| !matches!(c, Out::Break)) {
+                let marker = match e.children.iter().find(|c| !is_blank(c)) {
                     Some(Out::Marker(m)) => m.clone(),
                     _ => "-".to_string(),
                 };
@@ -275,7 +275,7 @@ impl<'a> TextRenderer<'a> {
             }
             _ => {
                 let head = self.header(e);
-                let starts_inline = match e.children.iter().find(|c| !matches!(c, Out::Break)) {
+                let starts_inline = match e.children.iter().find(|c| !is_blank(c)) {
                     Some(Out::Element(c)) => inline_capable(c),
                     Some(_) => true,
                     None => false,
@@ -322,7 +322,7 @@ impl<'a> TextRenderer<'a> {
         let mut all_headers = true;
         for c in &e.children {
             match c {
-                Out::Break => {}
+                c if is_blank(c) => {}
                 Out::Element(ce) if is_cell(&ce.role) => {
                     let mut cell = TextRenderer::new(self.tree, self.max_text);
                     cell.link_urls = self.link_urls;
@@ -396,7 +396,7 @@ fn skip_first_marker(children: &[Out]) -> Vec<Out> {
     for c in children {
         if !skipped {
             match c {
-                Out::Break => continue,
+                c if is_blank(c) => continue,
                 Out::Marker(_) => {
                     skipped = true;
                     continue;
