@@ -50,7 +50,12 @@ const browser = await launch({ headless: !args.headed });
 let code = 0;
 try {
   const page = await browser.ctx.newPage();
-  await page.goto(url, { waitUntil: 'load' });
+  try {
+    await page.goto(url, { waitUntil: 'load', timeout: 60000 });
+  } catch (e) {
+    // Unreachable pages still get a snapshot (Chrome's error page); say why.
+    console.error(`axsnap: could not load ${url}: ${e.message.split('\n')[0]}`);
+  }
   const res = await browser.call({ cmd: 'snapshot', tabId: await browser.tabId(page), options: args.options });
   if (!res.ok) {
     console.error(`axsnap: ${res.error.code}: ${res.error.message}`);
