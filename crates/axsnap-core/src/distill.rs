@@ -164,7 +164,7 @@ impl<'a> Distiller<'a> {
         if let Some(field) = secret {
             // Nothing under a secret field is printed, but a control nested in
             // it (rare, e.g. a reveal button) keeps its ref without its name.
-            for d in self.descendants(id) {
+            for d in tree.descendants(id) {
                 if self.actionable[d as usize] && !self.visited[d as usize] {
                     self.visited[d as usize] = true;
                     let n = tree.node(d);
@@ -233,15 +233,13 @@ impl<'a> Distiller<'a> {
     }
 
     fn anchor(&self, id: NodeId) -> NodeId {
-        let mut cur = self.tree.node(id).parent;
-        for _ in 0..32 {
-            let Some(p) = cur else { break };
+        let mut up = self.tree.ancestors(id);
+        for p in up.by_ref().take(32) {
             if !crate::rules::is_inline_formatting(&self.tree.node(p).role) {
                 return p;
             }
-            cur = self.tree.node(p).parent;
         }
-        cur.unwrap_or(id)
+        up.next().unwrap_or(id)
     }
 
     /// A wrapper with text beside it is a span inside a sentence, not a block.
@@ -253,24 +251,11 @@ impl<'a> Distiller<'a> {
         })
     }
 
-    fn descendants(&self, id: NodeId) -> Vec<NodeId> {
-        let mut out = Vec::new();
-        let mut stack: Vec<NodeId> = self.tree.node(id).children.iter().rev().copied().collect();
-        while let Some(d) = stack.pop() {
-            if out.len() > self.tree.nodes.len() {
-                break;
-            }
-            out.push(d);
-            stack.extend(self.tree.node(d).children.iter().rev().copied());
-        }
-        out
-    }
-
     /// Past the depth limit: keep only text and actionable nodes, flat.
     fn flat(&mut self, id: NodeId) -> Vec<Out> {
         let mut out = Vec::new();
         let mut ids = vec![id];
-        ids.extend(self.descendants(id));
+        ids.extend(self.tree.descendants(id));
         for d in ids {
             self.visited[d as usize] = true;
             let n = self.tree.node(d);
@@ -287,17 +272,8 @@ impl<'a> Distiller<'a> {
         out
     }
 
-    fn inside_secret(&self, mut id: NodeId) -> bool {
-        for _ in 0..self.tree.nodes.len() {
-            if self.secrets.reason(self.tree, id).is_some() {
-                return true;
-            }
-            match self.tree.node(id).parent {
-                Some(p) => id = p,
-                None => return false,
-            }
-        }
-        false
+    fn inside_secret(&self, id: NodeId) -> bool {
+        std::iter::once(id).chain(self.tree.ancestors(id)).any(|n| self.secrets.reason(self.tree, n).is_some())
     }
 }
 

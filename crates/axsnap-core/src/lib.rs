@@ -95,21 +95,15 @@ fn subtree_root(tree: &tree::Tree, id: tree::NodeId) -> tree::NodeId {
     if holds_elements && !leaf_control {
         return id;
     }
-    let mut cur = id;
-    for _ in 0..tree.nodes.len() {
-        let Some(p) = tree.node(cur).parent else { break };
+    let container = |p: tree::NodeId| {
         let r = &tree.node(p).role;
-        let container = r.is_landmark()
+        r.is_landmark()
             || r.is_root()
             || matches!(r, Role::List | Role::Table | Role::Grid | Role::TreeGrid | Role::Menu | Role::MenuBar
                 | Role::TabList | Role::Tree | Role::Toolbar | Role::ListBox | Role::Iframe)
-            || (r == &Role::Group && !tree.node(p).name.is_empty());
-        if container {
-            return p;
-        }
-        cur = p;
-    }
-    id
+            || (r == &Role::Group && !tree.node(p).name.is_empty())
+    };
+    tree.ancestors(id).find(|&p| container(p)).unwrap_or(id)
 }
 
 /// Takes one snapshot. `refs` is the tab's ref table, kept by the caller

@@ -163,7 +163,7 @@ impl Tree {
                 // Orphans (parent missing from the list) hang under the root so
                 // their actionable nodes still get refs.
                 for &orphan in candidates.iter().filter(|&&c| c != r) {
-                    if !reaches(&tree, orphan, r) {
+                    if !tree.is_ancestor_or_self(orphan, r) {
                         tree.nodes[orphan as usize].parent = Some(r);
                         tree.nodes[r as usize].children.push(orphan);
                     }
@@ -217,25 +217,26 @@ impl Tree {
         self.nodes[parent as usize].children.push(child);
     }
 
-    fn is_ancestor_or_self(&self, ancestor: NodeId, mut node: NodeId) -> bool {
-        let mut steps = 0;
-        loop {
-            if node == ancestor {
-                return true;
-            }
-            match self.nodes[node as usize].parent {
-                Some(p) if steps < self.nodes.len() => {
-                    node = p;
-                    steps += 1;
-                }
-                _ => return false,
-            }
-        }
+    fn is_ancestor_or_self(&self, ancestor: NodeId, node: NodeId) -> bool {
+        std::iter::once(node).chain(self.ancestors(node)).any(|n| n == ancestor)
     }
-}
 
-fn reaches(tree: &Tree, from: NodeId, target: NodeId) -> bool {
-    tree.is_ancestor_or_self(from, target)
+    /// Parent, grandparent, … up to the root. Bounded by the node count, so
+    /// a malformed parent chain cannot loop forever.
+    pub fn ancestors(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        std::iter::successors(self.node(id).parent, |&p| self.node(p).parent).take(self.nodes.len())
+    }
+
+    /// The nodes below `id` in document order (pre-order, `id` excluded).
+    pub fn descendants(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let mut stack: Vec<NodeId> = self.node(id).children.iter().rev().copied().collect();
+        std::iter::from_fn(move || {
+            let d = stack.pop()?;
+            stack.extend(self.node(d).children.iter().rev().copied());
+            Some(d)
+        })
+        .take(self.nodes.len() + 1)
+    }
 }
 
 fn convert(raw: &AxNode, frame: u32) -> Node {

@@ -118,19 +118,12 @@ pub fn invisible(c: char) -> bool {
 /// its own label, "Watch 24")?
 fn in_text_below(tree: &Tree, id: crate::tree::NodeId, needle: &str) -> bool {
     let mut text = String::new();
-    let mut stack = vec![id];
-    let mut budget = 64;
-    while let Some(n) = stack.pop() {
-        budget -= 1;
-        if budget == 0 {
-            break;
-        }
+    for n in std::iter::once(id).chain(tree.descendants(id)).take(63) {
         let node = tree.node(n);
         if node.role == Role::StaticText && !node.ignored {
             text.push(' ');
             text.push_str(&node.name);
         }
-        stack.extend(node.children.iter().rev().copied());
     }
     crate::rules::contains_words(&text, needle)
 }

@@ -16,17 +16,7 @@ pub fn is_actionable(tree: &Tree, id: NodeId) -> bool {
         return false;
     }
     // The inner editor of an <input> hangs a few ignored wrappers below it.
-    let inside_editor = || {
-        let mut cur = node.parent;
-        for _ in 0..4 {
-            let Some(p) = cur else { return false };
-            if tree.node(p).props.editable {
-                return true;
-            }
-            cur = tree.node(p).parent;
-        }
-        false
-    };
+    let inside_editor = || tree.ancestors(id).take(4).any(|p| tree.node(p).props.editable);
     node.role.is_control() || node.props.focusable || (node.props.editable && !inside_editor())
 }
 

@@ -83,16 +83,11 @@ impl Rule for DropTextFieldContents {
         if v.node.role != Role::StaticText {
             return None;
         }
-        let mut cur = v.node.parent;
-        for _ in 0..3 {
-            let p = v.tree.node(cur?);
-            if p.role.is_text_field() || p.props.editable && p.role == Role::TextBox {
-                let value = p.value.as_deref().unwrap_or("");
-                return contains_words(value, &v.node.name).then_some(Action::Remove);
-            }
-            cur = p.parent;
-        }
-        None
+        let field = v.tree.ancestors(v.id).take(3).map(|p| v.tree.node(p)).find(|p| {
+            p.role.is_text_field() || p.props.editable && p.role == Role::TextBox
+        })?;
+        let value = field.value.as_deref().unwrap_or("");
+        contains_words(value, &v.node.name).then_some(Action::Remove)
     }
 }
 
@@ -130,17 +125,14 @@ impl Rule for DropLabelEchoingItsControl {
 }
 
 fn label_ancestor(v: &Visit, id: NodeId) -> Option<NodeId> {
-    let mut cur = v.tree.node(id).parent;
-    for _ in 0..4 {
-        let p = cur?;
-        let node = v.tree.node(p);
-        if node.role == Role::LabelText || node.role == Role::Legend {
+    for p in v.tree.ancestors(id).take(4) {
+        let role = &v.tree.node(p).role;
+        if matches!(role, Role::LabelText | Role::Legend) {
             return Some(p);
         }
-        if !matches!(node.role, Role::Generic | Role::None | Role::Strong | Role::Emphasis) {
+        if !matches!(role, Role::Generic | Role::None | Role::Strong | Role::Emphasis) {
             return None;
         }
-        cur = node.parent;
     }
     None
 }
