@@ -150,16 +150,12 @@ impl<'a> Distiller<'a> {
             }
             _ => {}
         }
-        let reference = if self.actionable[id as usize] {
-            let backend = node.backend_id.unwrap_or_default();
-            Some(self.refs.assign(tree.frame_key(id), backend, node.role.cdp_name(), &node.name, node.props.url.as_deref()))
-        } else {
-            None
-        };
+        let reference = self.actionable[id as usize].then(|| self.assign_ref(id, true));
         let secret = self.secrets.reason(tree, id).map(|reason| Secret {
             reason,
             filled: is_filled(tree, id),
         });
+        let show_name = self.shows_name(id);
         let mut children = Vec::new();
         if let Some(field) = secret {
             // Nothing under a secret field is printed, but a control nested in
@@ -168,7 +164,7 @@ impl<'a> Distiller<'a> {
                 if self.actionable[d as usize] && !self.visited[d as usize] {
                     self.visited[d as usize] = true;
                     let n = tree.node(d);
-                    let r = self.refs.assign(tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), "", None);
+                    let r = self.assign_ref(d, false);
                     children.push(Out::Element(Element {
                         src: d,
                         role: n.role.clone(),
@@ -182,7 +178,7 @@ impl<'a> Distiller<'a> {
         } else {
             // Text is compared with the nearest printed name only through
             // transparent wrappers: a cell under a captioned table is content.
-            let named = if self.shows_name(id) { Some(id) } else { None };
+            let named = show_name.then_some(id);
             let flow = in_flow || starts_flow(&node.role);
             for &c in &node.children {
                 children.extend(self.walk(c, named, flow, depth + 1));
@@ -194,8 +190,15 @@ impl<'a> Distiller<'a> {
             return Vec::new();
         }
         self.kept += 1;
-        let show_name = self.shows_name(id);
         vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, secret, children })]
+    }
+
+    /// The ref of an actionable node. Under a secret field a nested control
+    /// is recorded without its name, so the table never holds secret text.
+    fn assign_ref(&mut self, id: NodeId, with_name: bool) -> u32 {
+        let n = self.tree.node(id);
+        let (name, url) = if with_name { (n.name.as_str(), n.props.url.as_deref()) } else { ("", None) };
+        self.refs.assign(self.tree.frame_key(id), n.backend_id.unwrap_or_default(), n.role.cdp_name(), name, url)
     }
 
     /// A heading holding links shows its content instead of its name; any
@@ -260,7 +263,7 @@ impl<'a> Distiller<'a> {
             self.visited[d as usize] = true;
             let n = self.tree.node(d);
             if self.actionable[d as usize] {
-                let r = self.refs.assign(self.tree.frame_key(d), n.backend_id.unwrap_or_default(), n.role.cdp_name(), &n.name, n.props.url.as_deref());
+                let r = self.assign_ref(d, true);
                 let secret = self.secrets.reason(self.tree, d).map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
                 out.push(Out::Break);
                 out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), secret, children: Vec::new() }));
