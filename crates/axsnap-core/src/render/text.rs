@@ -24,7 +24,7 @@ pub struct TextRenderer<'a> {
     max_url: Option<usize>,
     pub lines: Vec<Line>,
     /// Link URLs; lines hold `URL_START index URL_END` in their place until
-    /// `links::finish` decides between inline `(url)` and a `[n]` reference.
+    /// `budget::finish` decides between inline `(url)` and a `[n]` reference.
     pub urls: Vec<String>,
     url_index: std::collections::HashMap<String, usize>,
     /// Descriptions already printed: a description repeated down a list
@@ -324,17 +324,10 @@ impl<'a> TextRenderer<'a> {
             match c {
                 c if is_blank(c) => {}
                 Out::Element(ce) if is_cell(&ce.role) => {
-                    let mut cell = TextRenderer::new(self.tree, self.max_text);
-                    cell.link_urls = self.link_urls;
-                    cell.max_url = self.max_url;
-                    std::mem::swap(&mut cell.urls, &mut self.urls);
-                    std::mem::swap(&mut cell.url_index, &mut self.url_index);
-                    std::mem::swap(&mut cell.said, &mut self.said);
-                    cell.children(&ce.children, 0);
-                    std::mem::swap(&mut cell.urls, &mut self.urls);
-                    std::mem::swap(&mut cell.url_index, &mut self.url_index);
-                    std::mem::swap(&mut cell.said, &mut self.said);
-                    let sub = cell.lines;
+                    // The cell's lines, rendered apart from the row's.
+                    let outer = std::mem::take(&mut self.lines);
+                    self.children(&ce.children, 0);
+                    let sub = std::mem::replace(&mut self.lines, outer);
                     if sub.len() > 1 {
                         return fallback(self);
                     }
