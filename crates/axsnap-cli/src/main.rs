@@ -2,7 +2,7 @@
 //! Flags in, core call, text out; exit 2 on bad input.
 
 use axsnap_core::{Format, Mode, Options, RefTable, Sensitive, SnapshotInput};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -96,9 +96,14 @@ fn run(argv: &[String]) -> Result<(), String> {
     let snap = axsnap_core::snapshot(&input, &sensitive, &args.options, &mut refs)
         .map_err(|e| format!("{}: {}", args.input, e.message))?;
     let total = started.elapsed();
-    print!("{}", snap.text);
-    if args.options.format == Format::Json {
-        println!();
+    let mut out = std::io::stdout().lock();
+    let newline = if args.options.format == Format::Json { "\n" } else { "" };
+    let written = out.write_all(snap.text.as_bytes()).and_then(|_| out.write_all(newline.as_bytes())).and_then(|_| out.flush());
+    match written {
+        // The reader stopped early (`| head`): nothing left to say.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(format!("stdout: {e}")),
+        Ok(()) => {}
     }
     if args.stats {
         let s = &snap.stats;

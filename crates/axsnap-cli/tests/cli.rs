@@ -74,3 +74,28 @@ fn bad_input_exits_2_with_one_line() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_panic() {
+    let kids: Vec<String> = (2..4000).map(|i| format!("\"{i}\"")).collect();
+    let mut nodes = vec![format!(
+        r#"{{"nodeId":"1","role":{{"value":"RootWebArea"}},"childIds":[{}],"backendDOMNodeId":1}}"#,
+        kids.join(",")
+    )];
+    for i in 2..4000 {
+        nodes.push(format!(r#"{{"nodeId":"{i}","role":{{"value":"button"}},"name":{{"value":"Button number {i}"}},"backendDOMNodeId":{i}}}"#));
+    }
+    let page = format!(r#"{{"nodes":[{}]}}"#, nodes.join(","));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_axsnap"))
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let _ = child.stdin.take().unwrap().write_all(page.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
