@@ -191,16 +191,12 @@ async function scroll(t, value) {
 }
 
 /**
- * Runs one action.
+ * Runs one action. The message router has checked the value's type.
  * @param {Target} t
  * @param {string} action
  * @param {any} value
  */
 export async function act(t, action, value) {
-  const needsString = ['fill', 'type', 'select'];
-  if (needsString.includes(action) && typeof value !== 'string') {
-    throw new AxError('bad_request', `${action} needs a string value`);
-  }
   switch (action) {
     case 'click': await click(t); return {};
     case 'fill': return (await fill(t, value)) || {};

@@ -65,15 +65,18 @@ export async function ensureAttached(tabId) {
   } catch (e) {
     const err = fromChrome(e, 'attach');
     if (err.code === 'debugger_busy' && (await probe(tabId))) {
-      attached.add(tabId);
-      await saveTabs(new Set([...(await savedTabs()), tabId]));
+      await rememberTab(tabId);
       return false;
     }
     throw err;
   }
+  await rememberTab(tabId);
+  return true;
+}
+
+async function rememberTab(tabId) {
   attached.add(tabId);
   await saveTabs(new Set([...(await savedTabs()), tabId]));
-  return true;
 }
 
 /** Forget a tab (it was detached or closed). */
