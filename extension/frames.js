@@ -3,7 +3,10 @@
 // the flat sessions Target.setAutoAttach gives us. Produces the core's
 // multi-frame input: [{key: frameId, parent, owner, nodes}].
 
-import { send } from './cdp.js';
+import { send, ensureAttached } from './cdp.js';
+
+/** Auto-attach to out-of-process frames, on flat sessions, without pausing them. */
+const autoAttach = (on) => ({ autoAttach: on, waitForDebuggerOnStart: false, flatten: true });
 
 const SESSIONS_KEY = (tabId) => `sessions:${tabId}`;
 /** tabId → Map(sessionId → {targetId, url}) */
@@ -19,8 +22,7 @@ export function onDebuggerEvent(source, method, params) {
     sessions.set(tabId, map);
     persist(tabId);
     // Cross-site frames inside this one get their own sessions too.
-    send(tabId, params.sessionId, 'Target.setAutoAttach',
-      { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+    send(tabId, params.sessionId, 'Target.setAutoAttach', autoAttach(true)).catch(() => {});
   } else if (method === 'Target.detachedFromTarget') {
     const map = sessions.get(tabId);
     if (map && map.delete(params.sessionId)) persist(tabId);
@@ -37,10 +39,12 @@ export function forgetSessions(tabId) {
   chrome.storage.session.remove(SESSIONS_KEY(tabId)).catch(() => {});
 }
 
-/** Starts auto-attach to out-of-process frames (after a fresh attach). */
-export async function watchFrames(tabId) {
-  sessions.set(tabId, new Map());
-  await send(tabId, undefined, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+/** Attaches to the tab if needed; a fresh attachment starts watching its out-of-process frames. */
+export async function attachTab(tabId) {
+  if (await ensureAttached(tabId)) {
+    sessions.set(tabId, new Map());
+    await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(true));
+  }
 }
 
 /** The tab's frame sessions, restored from storage after a worker restart. */
@@ -53,8 +57,8 @@ async function knownSessions(tabId) {
     } else {
       // Attached before a restart but nothing saved: re-announce the frames.
       sessions.set(tabId, new Map());
-      await send(tabId, undefined, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
-      await send(tabId, undefined, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+      await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(false)).catch(() => {});
+      await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(true));
       await new Promise((r) => setTimeout(r, 50));
     }
   }

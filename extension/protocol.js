@@ -11,8 +11,8 @@ import { AxError, toPayload } from './errors.js';
 import { snapshot } from './snapshot.js';
 import { act, ACTIONS, WITHOUT_REF } from './actions.js';
 import { tabState, resetTab, ready } from './tabs.js';
-import { ensureAttached, forgetTab } from './cdp.js';
-import { watchFrames, forgetSessions } from './frames.js';
+import { forgetTab } from './cdp.js';
+import { attachTab, forgetSessions } from './frames.js';
 import { version } from './pkg/axsnap_wasm.js';
 
 const OPTION_TYPES = { mode: 'string', format: 'string', maxChars: 'number', maxDepth: 'number', maxText: 'number', maxUrl: 'number', root: 'string', full: 'boolean' };
@@ -95,7 +95,7 @@ async function run(msg, sender, external) {
       checkValue(msg.action, msg.value);
       const tabId = await targetTab(msg, sender, external);
       const ref = checkRef(msg.ref, !WITHOUT_REF.has(msg.action));
-      if (await ensureAttached(tabId)) await watchFrames(tabId);
+      await attachTab(tabId);
       const t = ref === undefined ? { tabId, ref: 'page' } : await target(tabId, ref);
       const result = await act(t, msg.action, msg.value);
       return { action: msg.action, ...(ref === undefined ? {} : { ref }), ...result };

@@ -1,8 +1,7 @@
 // A snapshot of a tab: attach, read every frame's accessibility tree, find
 // secret fields, serialize in the Wasm core. Times each stage.
 
-import { ensureAttached } from './cdp.js';
-import { collectFrames, watchFrames } from './frames.js';
+import { attachTab, collectFrames } from './frames.js';
 import { findSecrets } from './secrets.js';
 import { tabState, saveTab } from './tabs.js';
 
@@ -17,7 +16,7 @@ export const DEFAULT_MAX_URL = 64;
  */
 export async function snapshot(tabId, options = {}) {
   const t0 = performance.now();
-  if (await ensureAttached(tabId)) await watchFrames(tabId);
+  await attachTab(tabId);
   const st = await tabState(tabId);
   const t1 = performance.now();
   const { frames, frameSessions, failed } = await collectFrames(tabId);
