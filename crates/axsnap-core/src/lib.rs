@@ -57,7 +57,9 @@ pub struct Options {
     pub root: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Serialized in camelCase: the shape the extension's callers receive.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub nodes_in: usize,
     pub nodes_out: usize,

@@ -3,7 +3,7 @@
 //! is a JS `Error` with a stable `code`.
 
 use axsnap_core::cdp::RawInput;
-use axsnap_core::{Error, Format, Mode, Options, RefTable, Sensitive, SnapshotInput, Snapshot};
+use axsnap_core::{Error, Format, Mode, Options, RefTable, Sensitive, Snapshot, SnapshotInput, Stats};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -21,21 +21,9 @@ struct JsOptions {
 }
 
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsStats {
-    nodes_in: usize,
-    nodes_out: usize,
-    refs: usize,
-    chars: usize,
-    tokens_est: usize,
-    lines: usize,
-    truncated_lines: usize,
-}
-
-#[derive(Serialize)]
 struct JsSnapshot {
     text: String,
-    stats: JsStats,
+    stats: Stats,
 }
 
 #[derive(Serialize)]
@@ -95,19 +83,7 @@ fn sensitive(value: JsValue) -> Result<Vec<Sensitive>, JsValue> {
 }
 
 fn to_js(s: Snapshot) -> Result<JsValue, JsValue> {
-    let st = s.stats;
-    let out = JsSnapshot {
-        text: s.text,
-        stats: JsStats {
-            nodes_in: st.nodes_in,
-            nodes_out: st.nodes_out,
-            refs: st.refs,
-            chars: st.chars,
-            tokens_est: st.tokens_est,
-            lines: st.lines,
-            truncated_lines: st.truncated_lines,
-        },
-    };
+    let out = JsSnapshot { text: s.text, stats: s.stats };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_error("internal", &e.to_string()))
 }
