@@ -183,6 +183,7 @@ impl<'a> Distiller<'a> {
             for &c in &node.children {
                 children.extend(self.walk(c, named, flow, depth + 1));
             }
+            fold_echoed_headings(tree, &mut children);
         }
         let visible_children = children.iter().filter(|c| !is_blank(c)).count();
         if secret.is_none() && rules::decide_leave(&self.visit(id, ancestor_name), visible_children) == Action::Remove {
@@ -278,6 +279,64 @@ impl<'a> Distiller<'a> {
     fn inside_secret(&self, id: NodeId) -> bool {
         std::iter::once(id).chain(self.tree.ancestors(id)).any(|n| self.secrets.reason(self.tree, n).is_some())
     }
+}
+
+/// A card title is often a link and a heading saying the same words: the
+/// heading inside the link, or right after it. Turned inside out,
+/// `### [Title](/a) A5` keeps the level, the link and its ref, and says the
+/// words once. Safe: nothing is dropped but the repeated words, and only a
+/// heading with nothing else to print (no ref, no other content) is folded.
+fn fold_echoed_headings(tree: &Tree, outs: &mut Vec<Out>) {
+    let mut i = 0;
+    while i < outs.len() {
+        if let Out::Element(link) = &outs[i] {
+            if link.role == Role::Link && link.show_name && link.secret.is_none() {
+                let name = &tree.node(link.src).name;
+                let mut content = link.children.iter().filter(|c| !is_blank(c));
+                let inside = match (content.next(), content.next()) {
+                    (Some(Out::Element(h)), None) if echoes(tree, h, name, false) => Some(h.clone()),
+                    _ => None,
+                };
+                let beside = if inside.is_none() && link.children.iter().all(is_blank) {
+                    let j = (i + 1..outs.len()).find(|&j| !is_blank(&outs[j]));
+                    j.filter(|&j| matches!(&outs[j], Out::Element(h) if echoes(tree, h, name, true)))
+                } else {
+                    None
+                };
+                let heading = match (inside, beside) {
+                    (Some(h), _) => Some(h),
+                    (None, Some(j)) => match outs.remove(j) {
+                        Out::Element(h) => Some(h),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let (Some(mut heading), Out::Element(mut link)) = (heading, outs[i].clone()) {
+                    link.children.clear();
+                    heading.show_name = false;
+                    heading.children = vec![Out::Element(link)];
+                    outs[i] = Out::Element(heading);
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A heading with nothing to print but words the link already says: inside
+/// the link they may be part of its name, beside it they must be all of it.
+fn echoes(tree: &Tree, h: &Element, link_name: &str, exact: bool) -> bool {
+    let words = &tree.node(h.src).name;
+    h.role == Role::Heading
+        && h.reference.is_none()
+        && h.secret.is_none()
+        && h.show_name
+        && h.children.iter().all(is_blank)
+        && if exact { squash_eq(words, link_name) } else { rules::contains_words(link_name, words) }
+}
+
+fn squash_eq(a: &str, b: &str) -> bool {
+    a.split_whitespace().eq(b.split_whitespace())
 }
 
 /// A break or a bare space: nothing to read.

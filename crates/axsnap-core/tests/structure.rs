@@ -88,7 +88,7 @@ fn adjacent_text_merges_and_links_flow_in_the_sentence() {
         n(5, "StaticText", "guide", &[]),
         n(6, "StaticText", " first.", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}Read the [guide](#) A0 first.\n"));
+    assert_eq!(t, format!("{HEAD}Read the #[guide] A0 first.\n"));
 }
 
 #[test]
@@ -239,4 +239,29 @@ fn a_row_printed_as_nested_lines_keeps_its_control_descriptions() {
         n(9, "StaticText", "note", &[]),
     ]);
     assert!(t.contains("button \"Edit\" A0 desc=\"Edit order 7\""), "{t}");
+}
+
+#[test]
+fn a_card_title_that_is_link_and_heading_is_said_once() {
+    let heading = |id, name, kids: &[u32]| with(n(id, "heading", name, kids), &[("level", json!(3))]);
+    let link = |id, name, url: &str, kids: &[u32]| with(n(id, "link", name, kids), &[("url", json!(url))]);
+    let t = text(vec![
+        root(&[2, 5, 7, 10, 11]),
+        // The heading inside the link.
+        link(2, "Inside", "https://site.test/a/1", &[3]),
+        heading(3, "Inside", &[4]),
+        n(4, "StaticText", "Inside", &[]),
+        // The heading right after the link (a thumbnail link, then the title).
+        link(5, "Beside", "https://site.test/a/2", &[]),
+        heading(7, "Beside", &[8]),
+        n(8, "StaticText", "Beside", &[]),
+        // Different words beside: both stay.
+        link(10, "Photo", "https://site.test/a/3", &[]),
+        heading(11, "Other title", &[12]),
+        n(12, "StaticText", "Other title", &[]),
+    ]);
+    assert_eq!(
+        t,
+        format!("{HEAD}### [Inside](/a/1) A0\n### [Beside](/a/2) A1\n[Photo](/a/3) A2\n### Other title\n")
+    );
 }

@@ -50,6 +50,43 @@ impl Rule for DropSeparators {
     }
 }
 
+pub struct DropSeparatorItems;
+impl Rule for DropSeparatorItems {
+    fn name(&self) -> &'static str {
+        "drop-separator-items"
+    }
+    fn why(&self) -> &'static str {
+        "a list item holding only a divider glyph (`|`, `>`, `/`, `»`) is drawn punctuation between items, not one"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        if v.node.role != Role::ListItem || v.is_actionable(v.id) {
+            return None;
+        }
+        let mut glyphs = 0;
+        // A divider item is tiny; a bigger one is content whatever it starts with.
+        for (seen, d) in v.tree.descendants(v.id).enumerate() {
+            if seen == 16 {
+                return None;
+            }
+            let n = v.tree.node(d);
+            if v.is_actionable(d) || (is_image(&n.role) && !n.name.trim().is_empty()) {
+                return None;
+            }
+            if n.role == Role::StaticText && !n.ignored {
+                for c in n.name.chars().filter(|c| !c.is_whitespace()) {
+                    if !DIVIDERS.contains(c) {
+                        return None;
+                    }
+                    glyphs += 1;
+                }
+            }
+        }
+        (1..=2).contains(&glyphs).then_some(Action::Remove)
+    }
+}
+
+const DIVIDERS: &str = "|/\\>›»·•∙⋅¦";
+
 #[cfg(test)]
 mod tests {
     use crate::rules::testing::*;
@@ -70,5 +107,22 @@ mod tests {
     fn separators_are_dropped() {
         let t = text(vec![root(&[2, 3]), n(2, "separator", "", &[]), n(3, "StaticText", "x", &[])]);
         assert_eq!(t, "page \"T\"\nx\n");
+    }
+
+    #[test]
+    fn divider_items_go_items_with_words_or_links_stay() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "list", "", &[3, 5, 7, 9]),
+            n(3, "listitem", "", &[4]),
+            n(4, "link", "Home", &[]),
+            n(5, "listitem", "", &[6]),
+            n(6, "StaticText", " | ", &[]),
+            n(7, "listitem", "", &[8]),
+            n(8, "StaticText", "…", &[]),
+            n(9, "listitem", "", &[10]),
+            n(10, "StaticText", "»", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\n- [Home] A0\n- …\n");
     }
 }

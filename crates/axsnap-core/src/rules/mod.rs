@@ -67,6 +67,7 @@ pub static RULES: &[&dyn Rule] = &[
     &media::DropUnnamedImages,
     &media::DropEchoedImages,
     &media::DropSeparators,
+    &media::DropSeparatorItems,
     &text::DropBulletMarkers,
     &mode::InteractiveOnly,
     &wrappers::UnwrapIgnored,
