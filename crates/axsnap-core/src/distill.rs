@@ -81,7 +81,7 @@ impl<'a> Distiller<'a> {
         let n = self.tree.node(id);
         !n.ignored
             && match n.role {
-                Role::StaticText => n.name.trim().is_empty() && !n.name.is_empty(),
+                Role::StaticText => n.name.trim().is_empty() && !n.name.is_empty() || rules::is_bullet_glyph(&n.name),
                 Role::Image | Role::Img | Role::Separator => true,
                 _ => false,
             }

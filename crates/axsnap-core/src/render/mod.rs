@@ -27,7 +27,10 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
     let p = &node.props;
     if let Some(s) = &e.secret {
         states.push(format!("secret={}", s.reason.as_str()));
-        states.push(if s.filled { "filled" } else { "empty" }.to_string());
+        // Like `checked`, only the informative state is said: no word means empty.
+        if s.filled {
+            states.push("filled".into());
+        }
     }
     match p.checked {
         Some(Tri::True) => states.push("checked".into()),

@@ -16,7 +16,7 @@ mod text;
 mod wrappers;
 
 pub use actionable::is_actionable;
-pub use text::contains_words;
+pub use text::{contains_words, is_bullet_glyph};
 pub use wrappers::is_inline_formatting;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +69,7 @@ pub static RULES: &[&dyn Rule] = &[
     &media::DropSeparators,
     &media::DropSeparatorItems,
     &text::DropBulletMarkers,
+    &text::DropBulletGlyphs,
     &mode::InteractiveOnly,
     &wrappers::UnwrapIgnored,
     &wrappers::UnwrapWrappers,

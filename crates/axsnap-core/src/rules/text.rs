@@ -137,6 +137,26 @@ fn label_ancestor(v: &Visit, id: NodeId) -> Option<NodeId> {
     None
 }
 
+pub struct DropBulletGlyphs;
+impl Rule for DropBulletGlyphs {
+    fn name(&self) -> &'static str {
+        "drop-bullet-glyphs"
+    }
+    fn why(&self) -> &'static str {
+        "a text node that is only a bullet or middle dot is drawn between items; the words around it stay, a space apart"
+    }
+    fn visit(&self, v: &Visit) -> Option<Action> {
+        (v.node.role == Role::StaticText && is_bullet_glyph(&v.node.name)).then_some(Action::Remove)
+    }
+}
+
+/// One or two bullets or dots and nothing else (`•`, `◦`, ` · `).
+pub fn is_bullet_glyph(text: &str) -> bool {
+    let mut glyphs = text.chars().filter(|c| !c.is_whitespace());
+    let n = glyphs.clone().count();
+    (1..=2).contains(&n) && glyphs.all(|c| "•◦▪▫‣⁃∙·⋅".contains(c))
+}
+
 pub struct DropBulletMarkers;
 impl Rule for DropBulletMarkers {
     fn name(&self) -> &'static str {
@@ -218,5 +238,18 @@ mod tests {
             n(8, "StaticText", "two", &[]),
         ]);
         assert_eq!(t, "page \"T\"\n- one\n2. two\n");
+    }
+
+    #[test]
+    fn bullet_glyph_text_goes_and_still_parts_the_words() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "paragraph", "", &[3, 4, 5, 6]),
+            n(3, "StaticText", "4 yr. ago", &[]),
+            n(4, "StaticText", "·", &[]),
+            n(5, "StaticText", "edited", &[]),
+            n(6, "StaticText", " • 2 • ", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\n4 yr. ago edited • 2 •\n");
     }
 }
