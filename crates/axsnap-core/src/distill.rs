@@ -31,8 +31,23 @@ pub struct Element {
     /// instead, so the link texts are not read twice.
     pub show_name: bool,
     pub reference: Option<u32>,
+    /// Refs of twin links folded into this one (see `fold_twin_links`).
+    pub also: Vec<u32>,
     pub secret: Option<Secret>,
     pub children: Vec<Out>,
+}
+
+impl Element {
+    /// Refs printed with this element, in order: its own and its twins'.
+    pub fn refs(&self) -> Vec<u32> {
+        let mut all: Vec<u32> = self.reference.iter().chain(&self.also).copied().collect();
+        all.sort_unstable();
+        all
+    }
+
+    pub fn ref_count(&self) -> usize {
+        usize::from(self.reference.is_some()) + self.also.len()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -170,6 +185,7 @@ impl<'a> Distiller<'a> {
                         role: n.role.clone(),
                         show_name: false,
                         reference: Some(r),
+                        also: Vec::new(),
                         secret: Some(Secret { reason: field.reason, filled: false }),
                         children: Vec::new(),
                     }));
@@ -178,12 +194,14 @@ impl<'a> Distiller<'a> {
         } else {
             // Text is compared with the nearest printed name only through
             // transparent wrappers: a cell under a captioned table is content.
-            let named = show_name.then_some(id);
+            // A document's title is not its content: text echoing it stays.
+            let named = (show_name && !node.role.is_root()).then_some(id);
             let flow = in_flow || starts_flow(&node.role);
             for &c in &node.children {
                 children.extend(self.walk(c, named, flow, depth + 1));
             }
             fold_echoed_headings(tree, &mut children);
+            fold_twin_links(tree, &mut children);
         }
         let visible_children = children.iter().filter(|c| !is_blank(c)).count();
         if secret.is_none() && rules::decide_leave(&self.visit(id, ancestor_name), visible_children) == Action::Remove {
@@ -191,7 +209,7 @@ impl<'a> Distiller<'a> {
             return Vec::new();
         }
         self.kept += 1;
-        vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, secret, children })]
+        vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, also: Vec::new(), secret, children })]
     }
 
     /// The ref of an actionable node. Under a secret field a nested control
@@ -210,7 +228,8 @@ impl<'a> Distiller<'a> {
         if !prints_name(node) {
             return false;
         }
-        if !self.holds_actionable[id as usize] {
+        // A document's title is said even when a link in it says it again.
+        if !self.holds_actionable[id as usize] || node.role.is_root() {
             return true;
         }
         if node.role == Role::Heading && !self.actionable[id as usize] {
@@ -267,7 +286,7 @@ impl<'a> Distiller<'a> {
                 let r = self.assign_ref(d, true);
                 let secret = self.secrets.reason(self.tree, d).map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
                 out.push(Out::Break);
-                out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), secret, children: Vec::new() }));
+                out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), also: Vec::new(), secret, children: Vec::new() }));
                 out.push(Out::Break);
             } else if n.role == Role::StaticText && !n.ignored && !self.inside_secret(d) {
                 out.push(Out::Text(n.name.clone(), self.anchor(d)));
@@ -321,6 +340,75 @@ fn fold_echoed_headings(tree: &Tree, outs: &mut Vec<Out>) {
         }
         i += 1;
     }
+}
+
+/// A thumbnail link is often followed by its title link: same URL, and
+/// either no words of its own or the title's words again. It is printed once,
+/// with both refs: `[Title](/a) A4 A5`. Safe: every ref stays on the page,
+/// and both lead to the same URL; only the empty or repeated name is gone.
+fn fold_twin_links(tree: &Tree, outs: &mut Vec<Out>) {
+    let mut i = 0;
+    while i < outs.len() {
+        let Out::Element(a) = &outs[i] else {
+            i += 1;
+            continue;
+        };
+        let twin = match (a.role == Role::Link, a.reference, &tree.node(a.src).props.url) {
+            (true, Some(r), Some(url)) if a.secret.is_none() && a.children.iter().all(is_blank) && a.also.is_empty() => {
+                let name = &tree.node(a.src).name;
+                next_link(&mut outs[i + 1..]).filter(|b| {
+                    let bn = tree.node(b.src);
+                    b.reference.is_some()
+                        && bn.props.url.as_ref() == Some(url)
+                        && (name.trim().is_empty() || squash_eq(name, &bn.name))
+                })
+                .map(|b| b.also.push(r))
+                .is_some()
+            }
+            _ => false,
+        };
+        if twin {
+            outs.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// The first link after a thumbnail link, if it is close: at most a line of
+/// text (a date, a byline) and three elements away.
+fn next_link(outs: &mut [Out]) -> Option<&mut Element> {
+    let (mut text, mut elements) = (0, 0);
+    for out in outs {
+        match out {
+            Out::Text(t, _) | Out::Marker(t) => {
+                text += t.len();
+                if text > 80 {
+                    return None;
+                }
+            }
+            Out::Break => {}
+            Out::Element(_) => {
+                elements += 1;
+                if elements > 3 {
+                    return None;
+                }
+                if let Some(link) = first_link(out) {
+                    return Some(link);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The first link in document order within an output, if any.
+fn first_link(out: &mut Out) -> Option<&mut Element> {
+    let Out::Element(e) = out else { return None };
+    if e.role == Role::Link {
+        return Some(e);
+    }
+    e.children.iter_mut().find_map(first_link)
 }
 
 /// A heading with nothing to print but words the link already says: inside

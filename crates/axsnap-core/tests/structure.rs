@@ -265,3 +265,30 @@ fn a_card_title_that_is_link_and_heading_is_said_once() {
         format!("{HEAD}### [Inside](/a/1) A0\n### [Beside](/a/2) A1\n[Photo](/a/3) A2\n### Other title\n")
     );
 }
+
+#[test]
+fn a_thumbnail_link_beside_its_title_link_shares_the_line() {
+    let link = |id, name, url: &str, kids: &[u32]| with(n(id, "link", name, kids), &[("url", json!(url))]);
+    let nodes = vec![
+        root(&[2, 3, 4, 6, 7, 9]),
+        // Unnamed thumbnail, a date, then the title: one line, both refs.
+        link(2, "", "https://site.test/a/1", &[]),
+        n(3, "StaticText", "21 Nov", &[]),
+        with(n(4, "heading", "Title", &[5]), &[("level", json!(3))]),
+        link(5, "Title", "https://site.test/a/1", &[]),
+        // Same name, another URL: both stay.
+        link(6, "Photo", "https://site.test/a/2", &[]),
+        link(7, "Photo", "https://site.test/a/3", &[8]),
+        n(8, "StaticText", "Photo", &[]),
+        // An unnamed link to a different URL stays.
+        link(9, "", "https://site.test/a/4", &[]),
+    ];
+    assert_eq!(
+        text(nodes.clone()),
+        format!("{HEAD}21 Nov\n### [Title](/a/1) A0 A1\n[Photo](/a/2) A2 [Photo](/a/3) A3 [](/a/4) A4\n")
+    );
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    let json_opts = Options { format: Format::Json, ..Options::default() };
+    let rows = snapshot(&input, &[], &json_opts, &mut RefTable::new()).unwrap().text;
+    assert!(rows.contains(r#""also":["A0"]"#), "{rows}");
+}

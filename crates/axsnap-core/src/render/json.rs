@@ -52,6 +52,9 @@ fn walk(tree: &Tree, outs: &[Out], depth: usize, max_text: Option<usize>, rows: 
                         None => props.insert(s, Value::Bool(true)),
                     };
                 }
+                if !e.also.is_empty() {
+                    props.insert("also".into(), e.also.iter().map(|r| Value::String(format!("A{r}"))).collect());
+                }
                 let reference = e.reference.map_or(Value::Null, |r| Value::String(format!("A{r}")));
                 let props = if props.is_empty() { Value::Null } else { Value::Object(props) };
                 rows.push(json!([depth, d.role_word, d.name.unwrap_or_default(), props, reference]));

@@ -169,7 +169,7 @@ impl<'a> TextRenderer<'a> {
 
     /// An inline element and its inline children, as one string.
     fn inline(&mut self, e: &Element) -> (String, usize) {
-        let (mut s, mut refs) = (self.header(e), usize::from(e.reference.is_some()));
+        let (mut s, mut refs) = (self.header(e), e.ref_count());
         let mut run = Run { text: s.clone(), refs: 0, pending_space: true, anchor: None };
         for c in &e.children {
             match c {
@@ -219,7 +219,7 @@ impl<'a> TextRenderer<'a> {
                 None => d.role_word.clone(),
             },
         };
-        if let Some(r) = e.reference {
+        for r in e.refs() {
             s.push_str(" A");
             s.push_str(&r.to_string());
         }
@@ -248,7 +248,7 @@ impl<'a> TextRenderer<'a> {
     }
 
     fn element(&mut self, e: &Element, depth: usize) {
-        let refs = usize::from(e.reference.is_some());
+        let refs = e.ref_count();
         let node = self.tree.node(e.src);
         match node.role {
             Role::List if node.name.is_empty() && e.reference.is_none() => {
