@@ -356,13 +356,15 @@ fn fold_twin_links(tree: &Tree, outs: &mut Vec<Out>) {
         let twin = match (a.role == Role::Link, a.reference, &tree.node(a.src).props.url) {
             (true, Some(r), Some(url)) if a.secret.is_none() && a.children.iter().all(is_blank) && a.also.is_empty() => {
                 let name = &tree.node(a.src).name;
-                next_link(&mut outs[i + 1..]).filter(|b| {
+                next_link(&mut outs[i + 1..]).filter(|(b, in_heading)| {
                     let bn = tree.node(b.src);
+                    // Words in a sentence keep their place: a named twin folds
+                    // only into a title, an unnamed one has no words to move.
                     b.reference.is_some()
                         && bn.props.url.as_ref() == Some(url)
-                        && (name.trim().is_empty() || squash_eq(name, &bn.name))
+                        && (name.trim().is_empty() || *in_heading && squash_eq(name, &bn.name))
                 })
-                .map(|b| b.also.push(r))
+                .map(|(b, _)| b.also.push(r))
                 .is_some()
             }
             _ => false,
@@ -376,8 +378,8 @@ fn fold_twin_links(tree: &Tree, outs: &mut Vec<Out>) {
 }
 
 /// The first link after a thumbnail link, if it is close: at most a line of
-/// text (a date, a byline) and three elements away.
-fn next_link(outs: &mut [Out]) -> Option<&mut Element> {
+/// text (a date, a byline) and three elements away; and whether it is a title.
+fn next_link(outs: &mut [Out]) -> Option<(&mut Element, bool)> {
     let (mut text, mut elements) = (0, 0);
     for out in outs {
         match out {
@@ -388,13 +390,14 @@ fn next_link(outs: &mut [Out]) -> Option<&mut Element> {
                 }
             }
             Out::Break => {}
-            Out::Element(_) => {
+            Out::Element(e) => {
                 elements += 1;
                 if elements > 3 {
                     return None;
                 }
+                let in_heading = e.role == Role::Heading;
                 if let Some(link) = first_link(out) {
-                    return Some(link);
+                    return Some((link, in_heading));
                 }
             }
         }
@@ -402,13 +405,15 @@ fn next_link(outs: &mut [Out]) -> Option<&mut Element> {
     None
 }
 
-/// The first link in document order within an output, if any.
+/// The output itself if it is a link, or the first link of a heading (a
+/// title); lists, tables and forms are structure of their own, not a title.
 fn first_link(out: &mut Out) -> Option<&mut Element> {
     let Out::Element(e) = out else { return None };
-    if e.role == Role::Link {
-        return Some(e);
+    match e.role {
+        Role::Link => Some(e),
+        Role::Heading if e.secret.is_none() => e.children.iter_mut().find_map(first_link),
+        _ => None,
     }
-    e.children.iter_mut().find_map(first_link)
 }
 
 /// A heading with nothing to print but words the link already says: inside

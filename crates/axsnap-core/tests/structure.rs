@@ -270,7 +270,7 @@ fn a_card_title_that_is_link_and_heading_is_said_once() {
 fn a_thumbnail_link_beside_its_title_link_shares_the_line() {
     let link = |id, name, url: &str, kids: &[u32]| with(n(id, "link", name, kids), &[("url", json!(url))]);
     let nodes = vec![
-        root(&[2, 3, 4, 6, 7, 9]),
+        root(&[2, 3, 4, 6, 7, 9, 10]),
         // Unnamed thumbnail, a date, then the title: one line, both refs.
         link(2, "", "https://site.test/a/1", &[]),
         n(3, "StaticText", "21 Nov", &[]),
@@ -282,10 +282,16 @@ fn a_thumbnail_link_beside_its_title_link_shares_the_line() {
         n(8, "StaticText", "Photo", &[]),
         // An unnamed link to a different URL stays.
         link(9, "", "https://site.test/a/4", &[]),
+        // The same name and URL twice in a sentence: words keep their place.
+        n(10, "paragraph", "", &[11, 12, 13, 14]),
+        n(11, "StaticText", "See", &[]),
+        link(12, "RFC", "https://site.test/rfc", &[]),
+        n(13, "StaticText", "and again", &[]),
+        link(14, "RFC", "https://site.test/rfc", &[]),
     ];
     assert_eq!(
         text(nodes.clone()),
-        format!("{HEAD}21 Nov\n### [Title](/a/1) A0 A1\n[Photo](/a/2) A2 [Photo](/a/3) A3 [](/a/4) A4\n")
+        format!("{HEAD}21 Nov\n### [Title](/a/1) A0 A1\n[Photo](/a/2) A2 [Photo](/a/3) A3 [](/a/4) A4 See [RFC](/rfc) A5 and again [RFC](/rfc) A6\n")
     );
     let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
     let json_opts = Options { format: Format::Json, ..Options::default() };
