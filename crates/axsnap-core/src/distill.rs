@@ -40,8 +40,13 @@ pub struct Element {
 impl Element {
     /// Refs printed with this element, in order: its own and its twins'.
     pub fn refs(&self) -> Vec<u32> {
-        let mut all: Vec<u32> = self.reference.iter().chain(&self.also).copied().collect();
-        all.sort_unstable();
+        // An insertion sort of two or three refs: the std sort would cost
+        // the Wasm ~7 KB for nothing.
+        let mut all: Vec<u32> = Vec::with_capacity(1 + self.also.len());
+        for &r in self.reference.iter().chain(&self.also) {
+            let at = all.iter().position(|&x| x > r).unwrap_or(all.len());
+            all.insert(at, r);
+        }
         all
     }
 

@@ -85,7 +85,8 @@ fn word_boundary(a: Option<char>, b: Option<char>) -> bool {
     if !a.is_alphanumeric() || !b.is_alphanumeric() {
         return true;
     }
-    a.is_numeric() != b.is_numeric() || (a.is_lowercase() && b.is_uppercase())
+    // ASCII case and digits only: Unicode case tables would cost the Wasm ~10 KB.
+    a.is_ascii_digit() != b.is_ascii_digit() || (a.is_ascii_lowercase() && b.is_ascii_uppercase())
 }
 
 fn squash(s: &str) -> String {
