@@ -168,7 +168,21 @@ impl Rule for DropBulletGlyphs {
         "a text node that is only a bullet or middle dot is drawn between items; the words around it stay, a space apart"
     }
     fn visit(&self, v: &Visit) -> Option<Action> {
-        (v.node.role == Role::StaticText && is_bullet_glyph(&v.node.name)).then_some(Action::Remove)
+        if v.node.role != Role::StaticText || !is_bullet_glyph(&v.node.name) {
+            return None;
+        }
+        // Alone in a table cell a dot is a value ("included"), not a divider.
+        let cell = v.tree.ancestors(v.id).take(4).find(|&p| {
+            matches!(v.tree.node(p).role, Role::Cell | Role::GridCell | Role::ColumnHeader | Role::RowHeader)
+        });
+        let alone = cell.is_some_and(|c| {
+            let mut texts = v.tree.descendants(c).take(32).filter(|&d| {
+                let n = v.tree.node(d);
+                n.role == Role::StaticText && !n.name.trim().is_empty()
+            });
+            texts.next() == Some(v.id) && texts.next().is_none()
+        });
+        (!alone).then_some(Action::Remove)
     }
 }
 
@@ -291,5 +305,19 @@ mod tests {
             n(6, "StaticText", " • 2 • ", &[]),
         ]);
         assert_eq!(t, "page \"T\"\n4 yr. ago edited • 2 •\n");
+    }
+
+    #[test]
+    fn a_bullet_alone_in_a_table_cell_is_a_value() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "table", "", &[3]),
+            n(3, "row", "", &[4, 6]),
+            n(4, "cell", "", &[5]),
+            n(5, "StaticText", "Backups", &[]),
+            n(6, "cell", "", &[7]),
+            n(7, "StaticText", "•", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\ntable\n | Backups | • |\n");
     }
 }
