@@ -20,7 +20,8 @@ type Spec = (usize, String, bool, bool, Vec<usize>, Option<u8>);
 fn arb_node() -> impl Strategy<Value = Spec> {
     (
         0..ROLES.len(),
-        "[a-zA-Z \n]{0,12}",
+        // Shared names and URLs make echoes, card titles and twin links common.
+        prop_oneof!["[a-zA-Z \n]{0,12}", Just("Title".to_string()), Just("Go on".to_string()), Just("·".to_string())],
         any::<bool>(),
         any::<bool>(),
         prop::collection::vec(0usize..40, 0..4),
@@ -45,6 +46,10 @@ fn build(spec: Vec<Spec>) -> Value {
             }
             if role == 6 {
                 n["value"] = json!({"type": "string", "value": "•••"});
+            }
+            if ROLES[role] == "link" {
+                let url = ["https://site.test/a", "https://site.test/b", "#top"][i % 3];
+                n["properties"].as_array_mut().unwrap().push(json!({"name": "url", "value": {"type": "string", "value": url}}));
             }
             n
         })
@@ -75,7 +80,10 @@ proptest! {
             let o = Options { mode, format: Format::Json, max_chars: Some(50), ..Options::default() };
             let json = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
             let rows: Vec<Value> = serde_json::from_str(&json.text).unwrap();
-            let in_json: Vec<&str> = rows.iter().filter_map(|r| r[4].as_str()).collect();
+            let in_json: Vec<&str> = rows
+                .iter()
+                .flat_map(|r| r[4].as_str().into_iter().chain(r[3]["also"].as_array().into_iter().flatten().filter_map(|a| a.as_str())))
+                .collect();
             let unique: BTreeSet<&str> = in_json.iter().copied().collect();
             prop_assert_eq!(in_json.len(), unique.len());
             prop_assert!(!json.text.contains('•'));
