@@ -298,3 +298,21 @@ fn a_thumbnail_link_beside_its_title_link_shares_the_line() {
     let rows = snapshot(&input, &[], &json_opts, &mut RefTable::new()).unwrap().text;
     assert!(rows.contains(r#""also":["A0"]"#), "{rows}");
 }
+
+#[test]
+fn urls_clipped_to_the_same_text_stay_two_destinations() {
+    let link = |id, name, url: &str| with(n(id, "link", name, &[]), &[("url", json!(url))]);
+    let nodes = vec![
+        root(&[2, 3, 4]),
+        link(2, "one", "https://other.test/a-long-path/item-1"),
+        link(3, "two", "https://other.test/a-long-path/item-2"),
+        link(4, "again", "https://other.test/a-long-path/item-1"),
+    ];
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    let o = Options { max_url: Some(24), ..Options::default() };
+    let t = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap().text;
+    assert_eq!(
+        t,
+        format!("{HEAD}[one][1] A0 [two](https://other.test/a-lo…) A1 [again][1] A2\n[1]: https://other.test/a-lo…\n")
+    );
+}

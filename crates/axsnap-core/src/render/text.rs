@@ -120,11 +120,13 @@ impl<'a> TextRenderer<'a> {
         (self.lines, self.urls)
     }
 
-    fn url_slot(&mut self, url: &str) -> String {
+    /// The placeholder of a URL, one per full URL: two URLs clipped to the
+    /// same text are still two destinations, never one reference.
+    fn url_slot(&mut self, url: &str, shown: &str) -> String {
         let next = self.urls.len();
         let i = *self.url_index.entry(url.to_string()).or_insert(next);
         if i == next {
-            self.urls.push(url.to_string());
+            self.urls.push(shown.to_string());
         }
         format!("{URL_START}{i}{URL_END}")
     }
@@ -207,8 +209,8 @@ impl<'a> TextRenderer<'a> {
                     // the mark into the bracket (`#[`): `resolve` gives its fragment.
                     Some(u) if u.starts_with('#') => format!("#[{name}]"),
                     Some(u) => {
-                        let u = clip(u, self.max_url.map(|m| m.saturating_sub(1).max(8)));
-                        let slot = self.url_slot(&u);
+                        let shown = clip(u, self.max_url.map(|m| m.saturating_sub(1).max(8)));
+                        let slot = self.url_slot(u, &shown);
                         format!("[{name}]{slot}")
                     }
                     None => format!("[{name}]"),
