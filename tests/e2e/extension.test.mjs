@@ -342,3 +342,25 @@ test('a subtree by ref shows the form around a field, and other refs stay valid'
   assert.ok(!sub.text.includes('Orders'));
   assert.equal((await act(refOf(text, 'Count clicks'), 'click')).ok, true);
 });
+
+test('card titles, twin links and same-page links, through the extension', async () => {
+  await page.goto(server.url('/cards.html'), { waitUntil: 'load' });
+  const { text } = await snap();
+  assert.match(text, /#\[Jump to latest\] A\d+/, 'a same-page link is #[name]');
+  const twin = text.match(/### \[Burr grinders explained\]\(\/guides\/1\.html\) A(\d+) A(\d+)\n/);
+  assert.ok(twin, `thumbnail and title share one line:\n${text}`);
+  assert.match(text, /- ### \[Cleaning a hand mill\]\(\/guides\/2\.html\) A\d+\n/, 'a heading inside a link is said once');
+  assert.match(text, /Read \[the guide\]\S* A\d+ and then \[the guide\]\S* A\d+ again/, 'words in a sentence keep their place');
+  const [thumb, title] = [`A${twin[1]}`, `A${twin[2]}`];
+  for (const ref of [thumb, title]) {
+    const r = await b.call({ cmd: 'resolve', tabId, ref });
+    assert.equal(r.role, 'link');
+    assert.equal(r.url, server.url('/guides/1.html'));
+    assert.equal(r.name, ref === thumb ? '' : 'Burr grinders explained', 'each ref keeps its own element');
+  }
+  const json = JSON.parse((await snap({ full: true, format: 'json' })).text);
+  assert.ok(json.some((r) => r[4] === title && r[3]?.also?.includes(thumb)), 'JSON carries the twin ref');
+  const click = await act(thumb, 'click');
+  assert.equal(click.ok, true, `the thumbnail ref still acts on the thumbnail: ${JSON.stringify(click.error)}`);
+  await page.waitForURL(/\/guides\/1\.html$/);
+});
