@@ -103,6 +103,25 @@ fn preformatted_text_keeps_its_line_breaks() {
 }
 
 #[test]
+fn highlighted_code_is_one_block_with_its_lines_and_indents() {
+    // A highlighter splits code into spans: newlines and indents are text
+    // nodes of their own, which Chrome keeps only where CSS keeps them.
+    let spans = [">>> ", "def", " ", "f", "():", "\n", "... ", "    ", "pass", "\n", "..."];
+    let mut nodes = vec![root(&[2]), n(2, "generic", "", &(3..3 + spans.len() as u32).collect::<Vec<_>>())];
+    nodes.extend(spans.iter().enumerate().map(|(i, s)| n(3 + i as u32, "StaticText", s, &[])));
+    assert_eq!(text(nodes), format!("{HEAD}>>> def f():\n...     pass\n...\n"));
+    // Outside code a lone space still only parts words.
+    let t = text(vec![
+        root(&[2]),
+        n(2, "paragraph", "", &[3, 4, 5]),
+        n(3, "StaticText", "a", &[]),
+        n(4, "StaticText", " ", &[]),
+        n(5, "StaticText", "b", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}a b\n"));
+}
+
+#[test]
 fn control_states_are_printed_compactly() {
     let t = text(vec![
         root(&[2, 3, 4, 5, 6]),

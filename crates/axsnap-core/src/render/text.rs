@@ -43,6 +43,8 @@ struct Run {
     pending_space: bool,
     /// The anchor of the last text pushed.
     anchor: Option<u32>,
+    /// Inside preformatted text: whitespace is kept as it is.
+    pre: bool,
 }
 
 impl Run {
@@ -66,9 +68,11 @@ impl Run {
     }
 
     fn push_text(&mut self, raw: &str) {
-        if raw.contains('\n') {
-            // Preformatted: Chrome only keeps newlines where CSS keeps them.
-            if self.pending_space && !self.text.is_empty() && !self.text.ends_with('\n') && !raw.starts_with(char::is_whitespace) {
+        // Preformatted text (code) goes in as it is, and so does the rest of
+        // its block: a highlighted line is many small spans.
+        self.pre |= crate::rules::is_preformatted(raw);
+        if self.pre {
+            if self.pending_space && !self.text.is_empty() && !self.text.ends_with(char::is_whitespace) && !raw.starts_with(char::is_whitespace) {
                 self.text.push(' ');
             }
             self.text.push_str(raw);
@@ -172,7 +176,7 @@ impl<'a> TextRenderer<'a> {
     /// An inline element and its inline children, as one string.
     fn inline(&mut self, e: &Element) -> (String, usize) {
         let (mut s, mut refs) = (self.header(e), e.ref_count());
-        let mut run = Run { text: s.clone(), refs: 0, pending_space: true, anchor: None };
+        let mut run = Run { text: s.clone(), pending_space: true, ..Run::default() };
         for c in &e.children {
             match c {
                 Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),

@@ -16,7 +16,7 @@ mod text;
 mod wrappers;
 
 pub use actionable::is_actionable;
-pub use text::{contains_words, is_bullet_glyph};
+pub use text::{contains_words, is_bullet_glyph, is_preformatted};
 pub use wrappers::is_inline_formatting;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -37,10 +37,11 @@ impl Rule for DropBlankText {
         "drop-blank-text"
     }
     fn why(&self) -> &'static str {
-        "whitespace-only text carries no words; line breaks are kept by the LineBreak role instead"
+        "whitespace-only text carries no words; where CSS keeps whitespace (a code block's newlines and indents) it stays"
     }
     fn visit(&self, v: &Visit) -> Option<Action> {
-        (v.node.role == Role::StaticText && v.node.name.trim().is_empty()).then_some(Action::Remove)
+        let name = &v.node.name;
+        (v.node.role == Role::StaticText && name.trim().is_empty() && !is_preformatted(name)).then_some(Action::Remove)
     }
 }
 
@@ -59,6 +60,12 @@ impl Rule for DropEchoedText {
         let name = v.ancestor_name?;
         contains_words(name, &v.node.name).then_some(Action::Remove)
     }
+}
+
+/// Chrome collapses whitespace in a text's name unless CSS keeps it, so a
+/// newline, a tab or two spaces in a row mean preformatted text (code).
+pub fn is_preformatted(text: &str) -> bool {
+    text.contains(['\n', '\t']) || text.contains("  ")
 }
 
 /// Whitespace-insensitive containment of whole words: "Sign\n in" is in
@@ -254,7 +261,7 @@ mod tests {
     fn blank_and_hidden_text_are_dropped() {
         let t = text(vec![
             root(&[2, 3, 4]),
-            n(2, "StaticText", "  ", &[]),
+            n(2, "StaticText", " ", &[]),
             ignored(n(3, "StaticText", "hidden", &[])),
             n(4, "StaticText", "shown", &[]),
         ]);
