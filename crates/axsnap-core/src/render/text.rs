@@ -58,6 +58,10 @@ impl Run {
     fn push_boxed_text(&mut self, raw: &str, anchor: u32) {
         let new_box = self.anchor.is_some_and(|a| a != anchor);
         self.anchor = Some(anchor);
+        if self.pre || crate::rules::is_preformatted(raw) {
+            // In code every space is in the text itself.
+            return self.push_text(raw);
+        }
         let touching = !self.pending_space
             && self.text.chars().last().is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
             && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…'));
