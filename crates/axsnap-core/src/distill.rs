@@ -263,7 +263,9 @@ impl<'a> Distiller<'a> {
     fn anchor(&self, id: NodeId) -> NodeId {
         let mut up = self.tree.ancestors(id);
         for p in up.by_ref().take(32) {
-            if !crate::rules::is_inline_formatting(&self.tree.node(p).role) {
+            // A date is never part of a word: its text box is its own.
+            let role = &self.tree.node(p).role;
+            if !crate::rules::is_inline_formatting(role) || *role == Role::Time {
                 return p;
             }
         }

@@ -335,3 +335,15 @@ fn urls_clipped_to_the_same_text_stay_two_destinations() {
         format!("{HEAD}[one][1] A0 [two](https://other.test/a-lo…) A1 [again][1] A2\n[1]: https://other.test/a-lo…\n")
     );
 }
+
+#[test]
+fn a_date_touching_a_name_is_a_word_of_its_own() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "paragraph", "", &[3, 4]),
+        n(3, "StaticText", "By Drew", &[]),
+        n(4, "time", "", &[5]),
+        n(5, "StaticText", "October 2", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}By Drew October 2\n"));
+}
