@@ -121,3 +121,34 @@ fn a_second_snapshot_of_the_same_page_keeps_every_ref() {
         assert_eq!(a.text, b.text, "{name}");
     }
 }
+
+/// Faithful first: every word of the visible text is somewhere in the full
+/// snapshot (as a word, or glued where Chrome joins two boxes). Text inside a
+/// text field is its value, printed after the field's colon.
+#[test]
+fn every_visible_word_is_in_the_full_snapshot() {
+    let Some(pages) = common::corpus() else { return };
+    for (name, json) in &pages {
+        let input = SnapshotInput::from_json(json).unwrap();
+        let tree = Tree::build(&input);
+        let text = snapshot(&input, &[], &Options::default(), &mut RefTable::new()).unwrap().text;
+        // The page line says the title; the body must say its own words.
+        let body = text.split_once('\n').map_or("", |(_, rest)| rest);
+        let mut missing = BTreeSet::new();
+        for id in 0..tree.nodes.len() as u32 {
+            let node = tree.node(id);
+            if node.role != axsnap_core::role::Role::StaticText || node.ignored {
+                continue;
+            }
+            if tree.ancestors(id).any(|a| tree.node(a).role.is_text_field() || tree.node(a).props.editable) {
+                continue;
+            }
+            for word in node.name.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() >= 2) {
+                if !body.contains(word) {
+                    missing.insert(word.to_string());
+                }
+            }
+        }
+        assert!(missing.is_empty(), "{name}: words of the page missing from its snapshot: {missing:?}");
+    }
+}
