@@ -146,6 +146,9 @@ impl<'a> Distiller<'a> {
                 for &c in &node.children {
                     out.extend(self.walk(c, ancestor_name, flow, depth + 1));
                 }
+                if node.role == Role::Superscript {
+                    mark_exponent(&mut out);
+                }
                 if block {
                     out.push(Out::Break);
                 }
@@ -437,6 +440,17 @@ fn echoes(tree: &Tree, h: &Element, link_name: &str, exact: bool) -> bool {
 
 fn squash_eq(a: &str, b: &str) -> bool {
     a.split_whitespace().eq(b.split_whitespace())
+}
+
+/// A number set as a superscript is an exponent (or a footnote): without a
+/// mark, "2<sup>31</sup>-1" would read "231-1". `^` says it in plain text.
+fn mark_exponent(outs: &mut [Out]) {
+    if let Some(Out::Text(t, _)) = outs.iter_mut().find(|o| !is_blank(o)) {
+        let digits = t.trim();
+        if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '−')) {
+            t.insert(t.len() - t.trim_start().len(), '^');
+        }
+    }
 }
 
 /// A break or a bare space: nothing to read.

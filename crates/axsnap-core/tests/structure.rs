@@ -347,3 +347,20 @@ fn a_date_touching_a_name_is_a_word_of_its_own() {
     ]);
     assert_eq!(t, format!("{HEAD}By Drew October 2\n"));
 }
+
+#[test]
+fn a_superscript_number_is_marked_as_an_exponent() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "paragraph", "", &[3, 4, 6, 7, 9]),
+        n(3, "StaticText", "up to 2", &[]),
+        n(4, "superscript", "", &[5]),
+        n(5, "StaticText", "31", &[]),
+        n(6, "StaticText", "-1 octets, see note", &[]),
+        // A superscript link (a footnote) stays a link.
+        n(7, "superscript", "", &[8]),
+        with(n(8, "link", "[1]", &[]), &[("url", json!("#note-1"))]),
+        n(9, "StaticText", ".", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}up to 2^31-1 octets, see note #[[1\\]] A0 .\n"));
+}

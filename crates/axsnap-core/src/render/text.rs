@@ -64,7 +64,7 @@ impl Run {
         }
         let touching = !self.pending_space
             && self.text.chars().last().is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
-            && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…'));
+            && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…' | '^'));
         if new_box && touching {
             self.pending_space = true;
         }
