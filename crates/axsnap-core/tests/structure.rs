@@ -364,3 +364,17 @@ fn a_superscript_number_is_marked_as_an_exponent() {
     ]);
     assert_eq!(t, format!("{HEAD}up to 2^31-1 octets, see note #[[1\\]] A0 .\n"));
 }
+
+#[test]
+fn a_capitalised_text_box_touching_a_word_starts_a_new_one() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "Figcaption", "", &[3, 4, 5, 6]),
+        n(3, "StaticText", "after the takeover", &[]),
+        n(4, "StaticText", "Credit: AFP. ", &[]),
+        // A drop cap continues its word.
+        n(5, "StaticText", "W", &[]),
+        n(6, "StaticText", "hales sing.", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}after the takeover Credit: AFP. Whales sing.\n"));
+}

@@ -54,7 +54,9 @@ impl Run {
 
     /// Text from another box than the previous text, touching it without a
     /// space, is a new word ("description" then "$12"), unless it starts
-    /// with closing punctuation.
+    /// with closing punctuation. In the same box, a capitalised word touching
+    /// a letter or digit is one too ("1" "History", "takeover" "Credit:"),
+    /// while a lowercase one may continue it (a drop cap: "W" "hale").
     fn push_boxed_text(&mut self, raw: &str, anchor: u32) {
         let new_box = self.anchor.is_some_and(|a| a != anchor);
         self.anchor = Some(anchor);
@@ -65,7 +67,10 @@ impl Run {
         let touching = !self.pending_space
             && self.text.chars().last().is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
             && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…' | '^'));
-        if new_box && touching {
+        let mut start = raw.chars();
+        let capitalised = start.next().is_some_and(|c| c.is_ascii_uppercase()) && start.next().is_some_and(|c| c.is_ascii_lowercase());
+        let after_word = self.text.chars().last().is_some_and(char::is_alphanumeric);
+        if touching && (new_box || capitalised && after_word) {
             self.pending_space = true;
         }
         self.push_text(raw);
