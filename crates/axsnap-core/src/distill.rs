@@ -247,6 +247,9 @@ impl<'a> Distiller<'a> {
     }
 
     fn control_inside_repeats(&self, id: NodeId, name: &str) -> bool {
+        // Spaces aside: a control's name may have been re-spaced, its container's not.
+        let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        let name_bare = bare(name);
         let mut stack: Vec<NodeId> = self.tree.node(id).children.clone();
         let mut budget = 64;
         while let Some(d) = stack.pop() {
@@ -255,7 +258,9 @@ impl<'a> Distiller<'a> {
                 return false;
             }
             let n = self.tree.node(d);
-            if self.actionable[d as usize] && crate::rules::contains_words(&n.name, name) {
+            if self.actionable[d as usize]
+                && (crate::rules::contains_words(&n.name, name) || !name_bare.is_empty() && bare(&n.name) == name_bare)
+            {
                 return true;
             }
             stack.extend(n.children.iter().copied());

@@ -174,7 +174,18 @@ impl Tree {
             tree.frames[fi].root = root;
         }
         tree.stitch(input);
+        tree.respace_names();
         tree
+    }
+
+    /// Names rebuilt from their text boxes with the spaces Chrome left out
+    /// (see `spaced_name`), so every printer and every rule reads the same.
+    fn respace_names(&mut self) {
+        for id in 0..self.nodes.len() as NodeId {
+            if let Some(name) = spaced_name(self, id) {
+                self.nodes[id as usize].name = name;
+            }
+        }
     }
 
     /// Hangs each child frame's root under its owner `<iframe>` node (or,
@@ -301,6 +312,51 @@ fn tri(t: Option<String>) -> Option<Tri> {
         "mixed" => Some(Tri::Mixed),
         _ => None,
     }
+}
+
+/// Chrome joins a name from its content's text boxes without spaces, so a
+/// table-of-contents link reads "1.11972–1985: Founding" and an icon link
+/// "XDismiss". When the name is exactly those boxes, they are joined again
+/// with a space where a new word starts: after a section number, or before
+/// a capitalised word. Any other name is Chrome's, unchanged.
+fn spaced_name(tree: &Tree, id: NodeId) -> Option<String> {
+    let node = tree.node(id);
+    if node.name.is_empty() || node.children.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for (seen, d) in tree.descendants(id).enumerate() {
+        if seen == 64 {
+            return None;
+        }
+        let n = tree.node(d);
+        if n.role == Role::StaticText && !n.ignored {
+            parts.push(&n.name);
+        }
+    }
+    if parts.len() < 2 || parts.concat() != node.name {
+        return None;
+    }
+    let mut out = String::with_capacity(node.name.len() + 4);
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 && starts_word(parts[i - 1], part) {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    Some(out)
+}
+
+fn starts_word(before: &str, part: &str) -> bool {
+    let (Some(last), Some(first)) = (before.chars().last(), part.chars().next()) else { return false };
+    if !last.is_alphanumeric() || !first.is_alphanumeric() {
+        return false;
+    }
+    let section_number = before.trim().split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+        || before.trim().strip_suffix('.').is_some_and(|b| b.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())));
+    let mut start = part.chars();
+    let capitalised = start.next().is_some_and(|c| c.is_ascii_uppercase()) && start.next().is_some_and(|c| c.is_ascii_lowercase());
+    section_number || capitalised
 }
 
 /// A map keyed by ids Chrome generates (node ids, frame ids), never by page

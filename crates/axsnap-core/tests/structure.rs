@@ -378,3 +378,24 @@ fn a_capitalised_text_box_touching_a_word_starts_a_new_one() {
     ]);
     assert_eq!(t, format!("{HEAD}after the takeover Credit: AFP. Whales sing.\n"));
 }
+
+#[test]
+fn names_chrome_glued_from_text_boxes_get_their_spaces_back() {
+    let link = |id, name, kids: &[u32]| with(n(id, "link", name, kids), &[("url", json!("#s"))]);
+    let t = text(vec![
+        root(&[2, 5, 8, 11]),
+        link(2, "1.11972–1985: Founding", &[3, 4]),
+        n(3, "StaticText", "1.1", &[]),
+        n(4, "StaticText", "1972–1985: Founding", &[]),
+        link(5, "XDismiss", &[6, 7]),
+        n(6, "StaticText", "X", &[]),
+        n(7, "StaticText", "Dismiss", &[]),
+        // A drop cap stays one word; a name that is not its boxes stays Chrome's.
+        link(8, "Whale", &[9, 10]),
+        n(9, "StaticText", "W", &[]),
+        n(10, "StaticText", "hale", &[]),
+        link(11, "CloseX", &[12]),
+        n(12, "StaticText", "Close", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}#[1.1 1972–1985: Founding] A0 #[X Dismiss] A1 #[Whale] A2 #[CloseX] A3\n"));
+}
