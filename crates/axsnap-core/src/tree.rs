@@ -321,20 +321,24 @@ fn tri(t: Option<String>) -> Option<Tri> {
 /// a capitalised word. Any other name is Chrome's, unchanged.
 fn spaced_name(tree: &Tree, id: NodeId) -> Option<String> {
     let node = tree.node(id);
-    if node.name.is_empty() || node.children.is_empty() {
+    if node.name.is_empty() || node.children.is_empty() || node.role == Role::StaticText {
         return None;
     }
+    // The boxes must spell the name exactly, checked as they come so that a
+    // container whose text is not its name stops at its first box.
     let mut parts: Vec<&str> = Vec::new();
+    let mut rest = node.name.as_str();
     for (seen, d) in tree.descendants(id).enumerate() {
         if seen == 64 {
             return None;
         }
         let n = tree.node(d);
         if n.role == Role::StaticText && !n.ignored {
+            rest = rest.strip_prefix(n.name.as_str())?;
             parts.push(&n.name);
         }
     }
-    if parts.len() < 2 || parts.concat() != node.name {
+    if parts.len() < 2 || !rest.is_empty() || !parts.windows(2).any(|w| starts_word(w[0], w[1])) {
         return None;
     }
     let mut out = String::with_capacity(node.name.len() + 4);
