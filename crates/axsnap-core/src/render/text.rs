@@ -217,10 +217,10 @@ impl<'a> TextRenderer<'a> {
             Role::Link => {
                 let name = d.name.clone().unwrap_or_default().replace(']', "\\]");
                 match &d.url {
-                    Some(_) if !self.link_urls => format!("[{name}]"),
                     // A same-page anchor, marked where the tokenizer merges
                     // the mark into the bracket (`#[`): `resolve` gives its fragment.
                     Some(u) if u.starts_with('#') => format!("#[{name}]"),
+                    Some(_) if !self.link_urls => format!("[{name}]"),
                     Some(u) => {
                         let shown = clip(u, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let slot = self.url_slot(u, &shown);
