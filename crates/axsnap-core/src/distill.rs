@@ -248,8 +248,7 @@ impl<'a> Distiller<'a> {
 
     fn control_inside_repeats(&self, id: NodeId, name: &str) -> bool {
         // Spaces aside: a control's name may have been re-spaced, its container's not.
-        let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-        let name_bare = bare(name);
+        let name_bare: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
         let mut stack: Vec<NodeId> = self.tree.node(id).children.clone();
         let mut budget = 64;
         while let Some(d) = stack.pop() {
@@ -259,7 +258,8 @@ impl<'a> Distiller<'a> {
             }
             let n = self.tree.node(d);
             if self.actionable[d as usize]
-                && (crate::rules::contains_words(&n.name, name) || !name_bare.is_empty() && bare(&n.name) == name_bare)
+                && (crate::rules::contains_words(&n.name, name)
+                    || !name_bare.is_empty() && n.name.chars().filter(|c| !c.is_whitespace()).eq(name_bare.iter().copied()))
             {
                 return true;
             }
@@ -345,11 +345,13 @@ fn fold_echoed_headings(tree: &Tree, outs: &mut Vec<Out>) {
                     },
                     _ => None,
                 };
-                if let (Some(mut heading), Out::Element(mut link)) = (heading, outs[i].clone()) {
-                    link.children.clear();
-                    heading.show_name = false;
-                    heading.children = vec![Out::Element(link)];
-                    outs[i] = Out::Element(heading);
+                if let Some(mut heading) = heading {
+                    if let Out::Element(mut link) = std::mem::replace(&mut outs[i], Out::Break) {
+                        link.children.clear();
+                        heading.show_name = false;
+                        heading.children = vec![Out::Element(link)];
+                        outs[i] = Out::Element(heading);
+                    }
                 }
             }
         }

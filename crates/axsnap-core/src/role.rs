@@ -85,6 +85,10 @@ impl Role {
         )
     }
 
+    pub fn is_cell(&self) -> bool {
+        matches!(self, Role::Cell | Role::GridCell | Role::ColumnHeader | Role::RowHeader)
+    }
+
     pub fn is_root(&self) -> bool {
         matches!(self, Role::RootWebArea | Role::WebArea)
     }

@@ -356,11 +356,15 @@ fn starts_word(before: &str, part: &str) -> bool {
     if !last.is_alphanumeric() || !first.is_alphanumeric() {
         return false;
     }
-    let section_number = before.trim().split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-        || before.trim().strip_suffix('.').is_some_and(|b| b.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())));
-    let mut start = part.chars();
-    let capitalised = start.next().is_some_and(|c| c.is_ascii_uppercase()) && start.next().is_some_and(|c| c.is_ascii_lowercase());
-    section_number || capitalised
+    // `before` ends in a letter or digit, so a section number here is "1.2", never "1.2.".
+    let section_number = before.trim().split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    section_number || starts_capitalised(part)
+}
+
+/// "Credit", "Dismiss": an ASCII capital then a lowercase letter.
+pub(crate) fn starts_capitalised(s: &str) -> bool {
+    let mut start = s.chars();
+    start.next().is_some_and(|c| c.is_ascii_uppercase()) && start.next().is_some_and(|c| c.is_ascii_lowercase())
 }
 
 /// A map keyed by ids Chrome generates (node ids, frame ids), never by page

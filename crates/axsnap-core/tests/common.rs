@@ -56,3 +56,11 @@ pub fn refs_in(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// The refs of JSON-format rows: each row's own, then those of twin links
+/// folded into it (`props.also`).
+pub fn refs_in_rows(rows: &[serde_json::Value]) -> Vec<&str> {
+    rows.iter()
+        .flat_map(|r| r[4].as_str().into_iter().chain(r[3]["also"].as_array().into_iter().flatten().filter_map(|a| a.as_str())))
+        .collect()
+}

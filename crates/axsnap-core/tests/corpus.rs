@@ -35,11 +35,7 @@ fn every_actionable_node_has_exactly_one_ref_in_full_mode() {
         let o = Options { format: Format::Json, ..Options::default() };
         let json = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
         let rows: Vec<serde_json::Value> = serde_json::from_str(&json.text).unwrap();
-        // A row's own ref, then the refs of twin links folded into it.
-        let in_json: Vec<&str> = rows
-            .iter()
-            .flat_map(|r| r[4].as_str().into_iter().chain(r[3]["also"].as_array().into_iter().flatten().filter_map(|a| a.as_str())))
-            .collect();
+        let in_json = common::refs_in_rows(&rows);
         let unique: BTreeSet<&str> = in_json.iter().copied().collect();
         assert_eq!(in_json.len(), unique.len(), "{name}: a ref is printed twice");
         assert_eq!(in_json.len(), expected.len(), "{name}: JSON refs differ from the actionable nodes");

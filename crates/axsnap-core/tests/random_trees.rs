@@ -80,10 +80,7 @@ proptest! {
             let o = Options { mode, format: Format::Json, max_chars: Some(50), ..Options::default() };
             let json = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
             let rows: Vec<Value> = serde_json::from_str(&json.text).unwrap();
-            let in_json: Vec<&str> = rows
-                .iter()
-                .flat_map(|r| r[4].as_str().into_iter().chain(r[3]["also"].as_array().into_iter().flatten().filter_map(|a| a.as_str())))
-                .collect();
+            let in_json = common::refs_in_rows(&rows);
             let unique: BTreeSet<&str> = in_json.iter().copied().collect();
             prop_assert_eq!(in_json.len(), unique.len());
             prop_assert!(!json.text.contains('•'));

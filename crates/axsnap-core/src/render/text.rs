@@ -5,7 +5,7 @@
 use super::{clip, describe};
 use crate::distill::{is_blank, Element, Out};
 use crate::role::Role;
-use crate::tree::Tree;
+use crate::tree::{starts_capitalised, Tree};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -60,26 +60,30 @@ impl Run {
     fn push_boxed_text(&mut self, raw: &str, anchor: u32) {
         let new_box = self.anchor.is_some_and(|a| a != anchor);
         self.anchor = Some(anchor);
-        if self.pre || crate::rules::is_preformatted(raw) {
+        self.pre = self.pre || crate::rules::is_preformatted(raw);
+        if self.pre {
             // In code every space is in the text itself.
-            return self.push_text(raw);
+            return self.push_scanned(raw);
         }
         let touching = !self.pending_space
             && self.text.chars().last().is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
             && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…' | '^'));
-        let mut start = raw.chars();
-        let capitalised = start.next().is_some_and(|c| c.is_ascii_uppercase()) && start.next().is_some_and(|c| c.is_ascii_lowercase());
         let after_word = self.text.chars().last().is_some_and(char::is_alphanumeric);
-        if touching && (new_box || capitalised && after_word) {
+        if touching && (new_box || starts_capitalised(raw) && after_word) {
             self.pending_space = true;
         }
-        self.push_text(raw);
+        self.push_scanned(raw);
     }
 
     fn push_text(&mut self, raw: &str) {
-        // Preformatted text (code) goes in as it is, and so does the rest of
-        // its block: a highlighted line is many small spans.
-        self.pre |= crate::rules::is_preformatted(raw);
+        self.pre = self.pre || crate::rules::is_preformatted(raw);
+        self.push_scanned(raw);
+    }
+
+    /// `raw` once `pre` has seen it. Preformatted text (code) goes in as it
+    /// is, and so does the rest of its block: a highlighted line is many
+    /// small spans.
+    fn push_scanned(&mut self, raw: &str) {
         if self.pre {
             if self.pending_space && !self.text.is_empty() && !self.text.ends_with(char::is_whitespace) && !raw.starts_with(char::is_whitespace) {
                 self.text.push(' ');
@@ -339,7 +343,7 @@ impl<'a> TextRenderer<'a> {
         for c in &e.children {
             match c {
                 c if is_blank(c) => {}
-                Out::Element(ce) if is_cell(&ce.role) => {
+                Out::Element(ce) if ce.role.is_cell() => {
                     // The cell's lines, rendered apart from the row's.
                     let outer = std::mem::take(&mut self.lines);
                     self.children(&ce.children, 0);
@@ -384,10 +388,6 @@ impl<'a> TextRenderer<'a> {
         self.lines.push(Line { depth, text: head, refs: usize::from(e.reference.is_some()) });
         self.children(&e.children, depth + 1);
     }
-}
-
-fn is_cell(role: &Role) -> bool {
-    matches!(role, Role::Cell | Role::GridCell | Role::ColumnHeader | Role::RowHeader)
 }
 
 fn inline_capable(e: &Element) -> bool {

@@ -179,9 +179,7 @@ impl Rule for DropBulletGlyphs {
             return None;
         }
         // Alone in a table cell a dot is a value ("included"), not a divider.
-        let cell = v.tree.ancestors(v.id).take(4).find(|&p| {
-            matches!(v.tree.node(p).role, Role::Cell | Role::GridCell | Role::ColumnHeader | Role::RowHeader)
-        });
+        let cell = v.tree.ancestors(v.id).take(4).find(|&p| v.tree.node(p).role.is_cell());
         let alone = cell.is_some_and(|c| {
             let mut texts = v.tree.descendants(c).take(32).filter(|&d| {
                 let n = v.tree.node(d);
