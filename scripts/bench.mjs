@@ -68,7 +68,7 @@ if (!browser) { console.error('Chromium did not start'); proc.kill(); process.ex
 const version = browser.version();
 const ctx = browser.contexts()[0];
 const panel = await ctx.newPage();
-await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/sidepanel.html`);
+await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
 const call = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
 // Each page gets a fresh tab: an agent's first look at it (refs start at A0,
 // as every peer's ids start afresh per page).

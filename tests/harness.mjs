@@ -32,7 +32,7 @@ export async function launch(o = {}) {
   if (!worker) worker = await ctx.waitForEvent('serviceworker', { timeout: 30000 });
   // The extension's own page: chrome.* APIs and the message protocol.
   const panel = await ctx.newPage();
-  await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/sidepanel.html`);
+  await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
   /** Sends one protocol request, exactly as the side panel would. */
   const call = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
   /** The tab id of a Playwright page. */

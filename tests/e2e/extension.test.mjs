@@ -320,7 +320,7 @@ function common(a, b) {
 
 test('the side panel snapshots the active tab and acts by ref', async () => {
   const panelPage = await b.ctx.newPage();
-  await panelPage.goto(`chrome-extension://${EXTENSION_ID}/extension/sidepanel.html`);
+  await panelPage.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
   await page.bringToFront();
   // The panel asks for the active tab of the last focused window: make it the fixture.
   await b.panel.evaluate((t) => chrome.tabs.update(t, { active: true }), tabId);

@@ -1,7 +1,7 @@
 // How Chrome's failures become stable error codes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AxError, fromChrome, toPayload } from '../../extension/errors.js';
+import { AxError, fromChrome, toPayload } from '../../extension/worker/errors.js';
 
 test('CDP errors (JSON strings) map to stable codes', () => {
   const cdp = (message) => new Error(JSON.stringify({ code: -32000, message }));

@@ -2,7 +2,7 @@
 // field secret. (Whether it works on real pages is the end-to-end tests' job.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reasonFor } from '../../extension/secrets.js';
+import { reasonFor } from '../../extension/worker/secrets.js';
 
 test('password inputs and password autocomplete tokens', () => {
   assert.equal(reasonFor('password', '', ''), 'password');

@@ -13,7 +13,7 @@ import { act, ACTIONS, WITHOUT_REF } from './actions.js';
 import { tabState, resetTab, ready } from './tabs.js';
 import { forgetTab } from './cdp.js';
 import { attachTab, forgetSessions } from './frames.js';
-import { version } from './pkg/axsnap_wasm.js';
+import { version } from '../pkg/axsnap_wasm.js';
 
 const OPTION_TYPES = { mode: 'string', format: 'string', maxChars: 'number', maxDepth: 'number', maxText: 'number', maxUrl: 'number', root: 'string', full: 'boolean' };
 

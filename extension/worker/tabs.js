@@ -2,7 +2,7 @@
 // session each frame is read through. Both are saved to
 // chrome.storage.session so refs outlive a service-worker restart.
 
-import init, { Snapshotter } from './pkg/axsnap_wasm.js';
+import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
 
 /** Wasm starts loading when the worker starts; handlers await it. */
 export const ready = init();

@@ -2,7 +2,7 @@
 // synchronously, at the top level: a listener added after an await misses
 // the message that woke the worker.
 
-import { handle } from './protocol.js';
+import { handle } from './router.js';
 import { onDebuggerEvent, forgetSessions } from './frames.js';
 import { forgetTab } from './cdp.js';
 import { dropTab, resetTab } from './tabs.js';
