@@ -1,7 +1,7 @@
 //! `axsnap`: prints the snapshot of a saved `getFullAXTree` response.
 //! Flags in, core call, text out; exit 2 on bad input.
 
-use axsnap_core::{Format, Mode, Options, RefTable, Sensitive, SnapshotInput};
+use axsnap_core::{Defaults, Format, Options, RefTable, Sensitive, SnapshotInput};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -20,35 +20,31 @@ struct Args {
     input: String,
 }
 
+/// Flags that set an option, and the option key the core parses them as.
+const OPTION_FLAGS: &[(&str, &str, bool)] = &[
+    ("--mode", "mode", false),
+    ("--format", "format", false),
+    ("--max-chars", "maxChars", true),
+    ("--max-depth", "maxDepth", true),
+    ("--max-text", "maxText", true),
+    ("--max-url", "maxUrl", true),
+];
+
 fn parse_args(argv: &[String]) -> Result<Args, String> {
-    let mut options = Options::default();
+    let mut given = serde_json::Map::new();
     let (mut secrets, mut stats, mut input) = (None, false, None);
     let mut it = argv.iter();
-    let number = |flag: &str, v: Option<&String>| -> Result<usize, String> {
-        v.ok_or(format!("{flag} needs a number"))?
-            .parse()
-            .map_err(|_| format!("{flag} needs a whole number"))
-    };
     while let Some(a) = it.next() {
+        if let Some(&(flag, key, numeric)) = OPTION_FLAGS.iter().find(|(f, _, _)| f == a) {
+            let v = it.next().ok_or(format!("{flag} needs a value"))?;
+            let v = match numeric {
+                true => serde_json::Value::from(v.parse::<u64>().map_err(|_| format!("{flag} needs a whole number"))?),
+                false => serde_json::Value::from(v.as_str()),
+            };
+            given.insert(key.to_string(), v);
+            continue;
+        }
         match a.as_str() {
-            "--mode" => {
-                options.mode = match it.next().map(String::as_str) {
-                    Some("full") => Mode::Full,
-                    Some("interactive") => Mode::Interactive,
-                    _ => return Err("--mode is full or interactive".into()),
-                }
-            }
-            "--format" => {
-                options.format = match it.next().map(String::as_str) {
-                    Some("text") => Format::Text,
-                    Some("json") => Format::Json,
-                    _ => return Err("--format is text or json".into()),
-                }
-            }
-            "--max-chars" => options.max_chars = Some(number(a, it.next())?),
-            "--max-depth" => options.max_depth = Some(number(a, it.next())?),
-            "--max-text" => options.max_text = Some(number(a, it.next())?),
-            "--max-url" => options.max_url = Some(number(a, it.next())?),
             "--secrets" => secrets = Some(it.next().ok_or("--secrets needs a file")?.clone()),
             "--stats" => stats = true,
             "-h" | "--help" => return Err(String::new()),
@@ -60,6 +56,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             }
         }
     }
+    let options = Options::from_value(&given.into(), Defaults::Uncapped).map_err(|e| e.message)?;
     let input = input.ok_or("no input file (use - for stdin)")?;
     Ok(Args { options, secrets, stats, input })
 }

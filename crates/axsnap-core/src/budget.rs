@@ -1,21 +1,27 @@
-//! Budgets applied to rendered lines: a depth limit and a character cap.
-//! Both cut on line (node) boundaries and say what they left out.
+//! Budgets over the line model: a depth limit, run collapsing and a
+//! character cap. Each cuts on line boundaries and says what it left out;
+//! the cap also decides which link URLs become Markdown references. They
+//! work the same on text lines and JSON rows.
 
-use crate::render::text::{Line, URL_END, URL_START};
+use crate::lines::{Kind, Line, Lines, Segment};
+use crate::options::Format;
+use crate::render::print::{self, digits};
 
-/// Room kept for the closing note, so the capped text never exceeds the cap.
+/// Room kept for the closing note, so the capped output never exceeds the cap.
 const NOTE_ROOM: usize = 160;
 
-/// Replaces each run of lines deeper than `max` by one line saying so.
-pub fn limit_depth(lines: Vec<Line>, max: Option<usize>) -> (Vec<Line>, usize) {
-    let Some(max) = max else { return (lines, 0) };
+/// Replaces each run of lines deeper than `max` by one line saying so;
+/// returns how many lines it hid.
+pub fn limit_depth(doc: &mut Lines, max: Option<usize>) -> usize {
+    let Some(max) = max else { return 0 };
+    let lines = std::mem::take(&mut doc.lines);
     let mut out = Vec::with_capacity(lines.len());
     let mut hidden = 0;
     let (mut run_lines, mut run_refs) = (0usize, 0usize);
     let close = |out: &mut Vec<Line>, n: &mut usize, r: &mut usize| {
         if *n > 0 {
             let text = format!("… {n} deeper lines ({r} refs); snapshot a subtree by ref to see them");
-            out.push(Line { depth: max + 1, text, refs: 0 });
+            out.push(Line::note(max + 1, *n, *r, text));
         }
         *n = 0;
         *r = 0;
@@ -23,7 +29,7 @@ pub fn limit_depth(lines: Vec<Line>, max: Option<usize>) -> (Vec<Line>, usize) {
     for l in lines {
         if l.depth > max {
             run_lines += 1;
-            run_refs += l.refs;
+            run_refs += l.ref_count();
             hidden += 1;
         } else {
             close(&mut out, &mut run_lines, &mut run_refs);
@@ -31,7 +37,8 @@ pub fn limit_depth(lines: Vec<Line>, max: Option<usize>) -> (Vec<Line>, usize) {
         }
     }
     close(&mut out, &mut run_lines, &mut run_refs);
-    (out, hidden)
+    doc.lines = out;
+    hidden
 }
 
 /// Runs of more than this many sibling items of one shape are shortened in
@@ -41,26 +48,32 @@ const RUN_MAX: usize = 40;
 const RUN_KEEP: usize = 25;
 
 /// In capped output, a long run of same-shaped siblings (list items, table
-/// rows, links) keeps its first items and one line saying how many more
-/// there are and how many refs they hold, so the cap reaches the rest of
-/// the page. Nothing is collapsed silently.
-pub fn collapse_runs(lines: Vec<Line>) -> (Vec<Line>, usize) {
+/// rows, links, elements of one role) keeps its first items and one line
+/// saying how many more there are and how many refs they hold, so the cap
+/// reaches the rest of the page. Nothing is collapsed silently. Returns how
+/// many lines it left out.
+pub fn collapse_runs(doc: &mut Lines) -> usize {
+    let lines = std::mem::take(&mut doc.lines);
+    let shapes: Vec<Option<Shape>> = lines.iter().map(|l| shape(&l.kind)).collect();
     let mut out = Vec::with_capacity(lines.len());
-    let collapsed = collapse_in(&lines, &mut out);
-    (out, collapsed)
+    let mut lines: Vec<Option<Line>> = lines.into_iter().map(Some).collect();
+    let collapsed = collapse_in(&mut lines, &shapes, 0, &mut out);
+    doc.lines = out;
+    collapsed
 }
 
-/// Walks sibling items of `lines` (which start at one depth), collapsing
-/// long runs, and recurses into each kept item's deeper lines.
-fn collapse_in(lines: &[Line], out: &mut Vec<Line>) -> usize {
+/// Walks sibling items of `lines[from..]` (which start at one depth),
+/// collapsing long runs, and recurses into each kept item's deeper lines.
+fn collapse_in(lines: &mut [Option<Line>], shapes: &[Option<Shape>], base: usize, out: &mut Vec<Line>) -> usize {
+    let depth_of = |lines: &[Option<Line>], i: usize| lines[i].as_ref().map_or(0, |l| l.depth);
     let mut collapsed = 0;
     let mut i = 0;
     while i < lines.len() {
-        let depth = lines[i].depth;
-        let kind = shape(&lines[i].text);
+        let depth = depth_of(lines, i);
+        let shape = &shapes[base + i];
         let mut items = vec![i];
         let mut j = item_end(lines, i);
-        while kind.is_some() && j < lines.len() && lines[j].depth == depth && shape(&lines[j].text) == kind {
+        while shape.is_some() && j < lines.len() && depth_of(lines, j) == depth && &shapes[base + j] == shape {
             items.push(j);
             j = item_end(lines, j);
         }
@@ -68,252 +81,318 @@ fn collapse_in(lines: &[Line], out: &mut Vec<Line>) -> usize {
         let mut k = i;
         while k < keep_until {
             let end = item_end(lines, k);
-            out.push(lines[k].clone());
-            collapsed += collapse_in(&lines[k + 1..end], out);
+            out.extend(lines[k].take());
+            collapsed += collapse_in(&mut lines[k + 1..end], shapes, base + k + 1, out);
             k = end;
         }
         if keep_until < j {
             let more = items.len() - RUN_KEEP;
-            let refs: usize = lines[keep_until..j].iter().map(|l| l.refs).sum();
+            let (hidden, refs) = sum_stands_for(lines[keep_until..j].iter().flatten());
             collapsed += j - keep_until;
-            out.push(Line {
-                depth,
-                text: format!("… {more} more like these ({refs} refs) not shown: ask for the full snapshot to see them"),
-                refs: 0,
-            });
+            let text = format!("… {more} more like these ({refs} refs) not shown: ask for the full snapshot to see them");
+            out.push(Line::note(depth, hidden, refs, text));
         }
         i = j;
     }
     collapsed
 }
 
-fn item_end(lines: &[Line], start: usize) -> usize {
-    let depth = lines[start].depth;
+/// What some lines stand for in the full snapshot: lines, refs.
+fn sum_stands_for<'a>(lines: impl Iterator<Item = &'a Line>) -> (usize, usize) {
+    lines.map(Line::stands_for).fold((0, 0), |(a, b), (l, r)| (a + l, b + r))
+}
+
+fn item_end(lines: &[Option<Line>], start: usize) -> usize {
+    let depth = lines[start].as_ref().map_or(0, |l| l.depth);
     let mut j = start + 1;
-    while j < lines.len() && lines[j].depth > depth {
+    while j < lines.len() && lines[j].as_ref().is_some_and(|l| l.depth > depth) {
         j += 1;
     }
     j
 }
 
-/// A line's kind: its list marker or table bar and its first word or link.
-fn shape(text: &str) -> Option<String> {
-    let (marker, rest) = match text.strip_prefix("- ") {
-        Some(r) => ("-", r),
-        None if text.starts_with('|') => return Some("|".into()),
-        None => match text.split_once(". ") {
-            Some((n, r)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => ("1.", r),
-            _ => ("", text),
-        },
-    };
-    let kind = if rest.starts_with('[') {
-        "link"
-    } else if rest.starts_with('#') {
-        return None;
-    } else {
-        let word = rest.split([' ', '"']).next().unwrap_or("");
-        if word.chars().all(|c| c.is_ascii_lowercase()) && !word.is_empty() { word } else { "text" }
-    };
-    if marker.is_empty() && kind == "text" {
-        return None; // prose is not a repeated structure
-    }
-    Some(format!("{marker}{kind}"))
+/// Which siblings form a run: list items (bulleted or numbered) by what they
+/// start with, table rows, links, elements of one role. Headings and prose
+/// are never a repeated structure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
+    Row,
+    Item { numbered: bool, first: Start },
+    Plain(Start),
 }
 
-/// Writes each link URL inline, or, when it repeats, as a Markdown reference
-/// (`[Docs][3]`) defined once in a table after the content (`[3]: /docs`);
-/// then keeps whole lines while they fit in `max` characters, the table
-/// built from the kept lines only, and ends with one note saying what was
-/// left out.
-pub fn finish(lines: Vec<Line>, urls: &[String], max: Option<usize>) -> (Vec<Line>, usize) {
-    let max = max.filter(|&m| m > 0);
-    let (mut out, mut kept) = (materialize(&lines, lines.len(), urls), lines.len());
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Start {
+    Link,
+    /// An element's role word (two roles printed alike are one shape).
+    Role(String),
+    /// Text, or an element whose role word is not one plain lowercase word.
+    Other,
+}
+
+fn shape(kind: &Kind) -> Option<Shape> {
+    match kind {
+        Kind::Row => Some(Shape::Row),
+        Kind::ListItem { numbered, first } => {
+            let first = match first.as_deref() {
+                Some(Kind::Heading | Kind::Link { same_page: true }) => return None,
+                Some(k) => start(k),
+                None => Start::Other,
+            };
+            Some(Shape::Item { numbered: *numbered, first })
+        }
+        k => match start(k) {
+            Start::Other => None,
+            s => Some(Shape::Plain(s)),
+        },
+    }
+}
+
+fn start(kind: &Kind) -> Start {
+    let word = match kind {
+        Kind::Link { same_page: false } => return Start::Link,
+        Kind::Page => "page",
+        Kind::Element(role) => role.display(),
+        _ => return Start::Other,
+    };
+    if !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()) {
+        Start::Role(word.to_string())
+    } else {
+        Start::Other
+    }
+}
+
+/// Decides which URLs become references (`[Docs][3]`, defined once after
+/// the content as `[3]: /docs`), then keeps whole lines while they fit in
+/// `max` characters, the references decided on the kept lines only, and
+/// ends with one note saying what was left out (counting what the notes it
+/// cut stood for). Returns how many lines it left out, notes aside.
+pub fn fit(doc: &mut Lines, format: Format, max: Option<usize>) -> usize {
+    let sizes: Vec<usize> = doc.lines.iter().map(|l| print::fixed_size(format, doc, l)).collect();
+    let slots: Vec<Vec<usize>> = doc.lines.iter().map(|l| l.urls().collect()).collect();
+    let url_chars: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
+    let plan = |keep: usize| Plan::new(&slots[..keep], &url_chars);
+    let size = |keep: usize, plan: &Plan| {
+        let fixed: usize = sizes[..keep].iter().sum();
+        fixed + plan.size(&slots[..keep], &url_chars) + print::frame_size(format)
+    };
+    let total = doc.lines.len();
+    let mut kept = total;
+    let mut chosen = plan(total);
     if let Some(max) = max {
-        if size(&out) > max {
-            // The longest prefix whose text, table and note fit. Adding a
-            // line never shortens the text, so the search is sound.
+        if size(total, &chosen) > max {
+            // The longest prefix whose lines, references and note fit.
+            // Adding a line never shortens the output, so the search is sound.
             let budget = max.saturating_sub(NOTE_ROOM);
-            let (mut lo, mut hi) = (0, lines.len());
+            let (mut lo, mut hi) = (0, total);
             while lo < hi {
                 let mid = (lo + hi).div_ceil(2);
-                if size(&materialize(&lines, mid, urls)) <= budget {
+                if size(mid, &plan(mid)) <= budget {
                     lo = mid;
                 } else {
                     hi = mid - 1;
                 }
             }
             kept = lo;
-            out = materialize(&lines, kept, urls);
-            let omitted = lines.len() - kept;
-            let refs: usize = lines[kept..].iter().map(|l| l.refs).sum();
-            out.push(Line {
-                depth: 0,
-                text: format!(
-                    "… cut at {max} chars: {omitted} more lines with {refs} refs. Ask for the full snapshot, or a subtree by ref."
-                ),
-                refs: 0,
-            });
+            chosen = plan(kept);
         }
     }
-    let omitted = lines.len() - kept;
-    (out, omitted)
+    let (hidden, refs) = sum_stands_for(doc.lines[kept..].iter());
+    let omitted = doc.lines[kept..].iter().filter(|l| !matches!(l.kind, Kind::Note { .. })).count();
+    doc.lines.truncate(kept);
+    for &i in &chosen.order {
+        let text = format!("[{}]: {}", chosen.number[i], doc.urls[i]);
+        doc.lines.push(Line::segments(0, Kind::Reference, vec![Segment::Text(text)]));
+    }
+    doc.references = chosen.number;
+    if let (Some(max), true) = (max, kept < total) {
+        let text = format!("… cut at {max} chars: {hidden} more lines with {refs} refs. Ask for the full snapshot, or a subtree by ref.");
+        doc.lines.push(Line::note(0, hidden, refs, text));
+    }
+    omitted
 }
 
-fn size(lines: &[Line]) -> usize {
-    lines.iter().map(|l| l.depth + l.text.chars().count() + 1).sum()
+/// Which URLs of some lines are printed as references, numbered in order of
+/// first use, only where a reference is shorter than the URLs inline.
+struct Plan {
+    /// Per URL: its reference number, or 0.
+    number: Vec<usize>,
+    /// URLs with a number, in number order.
+    order: Vec<usize>,
 }
 
-/// The first `keep` lines with their URL placeholders resolved, then the
-/// reference table for URLs that repeat among them.
-fn materialize(lines: &[Line], keep: usize, urls: &[String]) -> Vec<Line> {
-    let mut uses = vec![0usize; urls.len()];
-    for l in &lines[..keep] {
-        for i in slots(&l.text) {
-            if let Some(u) = uses.get_mut(i) {
-                *u += 1;
+impl Plan {
+    fn new(slots: &[Vec<usize>], url_chars: &[usize]) -> Plan {
+        let mut uses = vec![0usize; url_chars.len()];
+        for &i in slots.iter().flatten() {
+            uses[i] += 1;
+        }
+        let mut number = vec![0usize; url_chars.len()];
+        let mut seen = vec![false; url_chars.len()];
+        let mut order = Vec::new();
+        for &i in slots.iter().flatten() {
+            if !std::mem::replace(&mut seen[i], true) && worth_a_reference(url_chars[i], uses[i], order.len() + 1) {
+                order.push(i);
+                number[i] = order.len();
             }
         }
+        Plan { number, order }
     }
-    // Numbered in order of first use, only where a reference is shorter.
-    let mut number = vec![0usize; urls.len()];
-    let mut table = Vec::new();
-    let mut next = 1;
-    let mut assign = |i: usize, number: &mut Vec<usize>, table: &mut Vec<Line>| {
-        if number[i] == 0 && worth_a_reference(&urls[i], uses[i], next) {
-            number[i] = next;
-            table.push(Line { depth: 0, text: format!("[{next}]: {}", urls[i]), refs: 0 });
-            next += 1;
-        }
-    };
-    let mut out = Vec::with_capacity(keep + 8);
-    for l in &lines[..keep] {
-        if !l.text.contains(URL_START) {
-            out.push(l.clone());
-            continue;
-        }
-        let mut text = String::with_capacity(l.text.len() + 32);
-        let mut rest = l.text.as_str();
-        while let Some(a) = rest.find(URL_START) {
-            text.push_str(&rest[..a]);
-            let after = &rest[a + URL_START.len_utf8()..];
-            let b = after.find(URL_END).unwrap_or(after.len());
-            let i: usize = after[..b].parse().unwrap_or(usize::MAX);
-            if i < urls.len() {
-                assign(i, &mut number, &mut table);
-                if number[i] > 0 {
-                    text.push_str(&format!("[{}]", number[i]));
-                } else {
-                    text.push('(');
-                    text.push_str(&urls[i]);
-                    text.push(')');
-                }
-            }
-            rest = after.get(b + URL_END.len_utf8()..).unwrap_or("");
-        }
-        text.push_str(rest);
-        out.push(Line { depth: l.depth, text, refs: l.refs });
-    }
-    out.extend(table);
-    out
-}
 
-fn slots(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.split(URL_START).skip(1).filter_map(|s| s.split(URL_END).next()?.parse().ok())
+    /// Characters the URLs add: `(url)` or `[n]` per use, and one table
+    /// line `[n]: url` per reference.
+    fn size(&self, slots: &[Vec<usize>], url_chars: &[usize]) -> usize {
+        let uses: usize = slots
+            .iter()
+            .flatten()
+            .map(|&i| match self.number[i] {
+                0 => url_chars[i] + 2,
+                n => digits(n) + 2,
+            })
+            .sum();
+        let table: usize = self.order.iter().map(|&i| digits(self.number[i]) + 4 + url_chars[i] + 1).sum();
+        uses + table
+    }
 }
 
 /// `uses` inline copies `(url)` cost more than `uses` references `[n]` plus
 /// one table line `[n]: url`.
-fn worth_a_reference(url: &str, uses: usize, n: usize) -> bool {
-    let digits = n.to_string().len();
-    let len = url.chars().count();
+fn worth_a_reference(len: usize, uses: usize, n: usize) -> bool {
+    let digits = digits(n);
     uses >= 2 && uses * (len + 2) > uses * (digits + 2) + digits + 4 + len
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lines::Body;
+    use crate::role::Role;
 
-    fn line(depth: usize, text: &str, refs: usize) -> Line {
-        Line { depth, text: text.into(), refs }
+    fn note_text(l: &Line) -> &str {
+        match &l.body {
+            Body::Note(t) => t,
+            _ => "",
+        }
+    }
+
+    fn line(depth: usize, kind: Kind, text: &str, refs: &[u32]) -> Line {
+        let mut segs = vec![Segment::Text(text.into())];
+        for &r in refs {
+            segs.push(Segment::Text(" ".into()));
+            segs.push(Segment::Ref(r));
+        }
+        Line::segments(depth, kind, segs)
+    }
+
+    fn doc(lines: Vec<Line>, urls: &[&str]) -> Lines {
+        Lines { lines, urls: urls.iter().map(|u| u.to_string()).collect(), references: vec![0; urls.len()] }
     }
 
     fn link(depth: usize, name: &str, slot: usize) -> Line {
-        line(depth, &format!("[{name}]{URL_START}{slot}{URL_END} A{slot}"), 1)
+        let segs = vec![Segment::Text(format!("[{name}]")), Segment::Url(slot), Segment::Text(" ".into()), Segment::Ref(slot as u32)];
+        Line::segments(depth, Kind::Link { same_page: false }, segs)
+    }
+
+    fn printed(d: &Lines) -> Vec<String> {
+        print::text(d).lines().map(str::to_string).collect()
+    }
+
+    fn button(i: u32) -> Line {
+        line(0, Kind::Element(Role::Button), &format!("button \"b{i}\""), &[i])
     }
 
     #[test]
     fn char_cap_cuts_on_a_line_and_says_what_is_left() {
-        let lines: Vec<Line> = (0..100).map(|i| line(0, &format!("button \"b{i}\" A{i}"), 1)).collect();
-        let (out, omitted) = finish(lines, &[], Some(400));
-        let text: String = out.iter().map(|l| format!("{}\n", l.text)).collect();
+        let mut d = doc((0..100).map(button).collect(), &[]);
+        let omitted = fit(&mut d, Format::Text, Some(400));
+        let text = print::text(&d);
         assert!(text.chars().count() <= 400, "{}", text.len());
         assert!(omitted > 80);
-        assert!(out.last().unwrap().text.starts_with("… cut at 400 chars"));
-        assert!(out.last().unwrap().text.contains(&format!("{omitted} more lines with {omitted} refs")));
+        let last = note_text(d.lines.last().unwrap());
+        assert!(last.starts_with("… cut at 400 chars"));
+        assert!(last.contains(&format!("{omitted} more lines with {omitted} refs")));
     }
 
     #[test]
     fn text_under_the_cap_is_untouched() {
-        let lines = vec![line(0, "a", 0), line(1, "b", 0)];
-        assert_eq!(finish(lines.clone(), &[], Some(100)).0, lines);
+        let lines = vec![line(0, Kind::Text, "a", &[]), line(1, Kind::Text, "b", &[])];
+        let mut d = doc(lines.clone(), &[]);
+        assert_eq!(fit(&mut d, Format::Text, Some(100)), 0);
+        assert_eq!(d.lines, lines);
     }
 
     #[test]
     fn repeated_urls_become_references_defined_once() {
-        let urls = vec!["/a/rather/long/path".to_string(), "/x".to_string()];
-        let lines = vec![link(0, "A", 0), link(0, "B", 1), link(1, "C", 0), link(0, "D", 1)];
-        let (out, _) = finish(lines, &urls, None);
-        let text: Vec<&str> = out.iter().map(|l| l.text.as_str()).collect();
-        assert_eq!(text, ["[A][1] A0", "[B](/x) A1", "[C][1] A0", "[D](/x) A1", "[1]: /a/rather/long/path"]);
+        let mut d = doc(vec![link(0, "A", 0), link(0, "B", 1), link(1, "C", 0), link(0, "D", 1)], &["/a/rather/long/path", "/x"]);
+        fit(&mut d, Format::Text, None);
+        assert_eq!(printed(&d), ["[A][1] A0", "[B](/x) A1", " [C][1] A0", "[D](/x) A1", "[1]: /a/rather/long/path"]);
     }
 
     #[test]
     fn capped_table_lists_only_urls_still_visible() {
         let urls: Vec<String> = (0..50).map(|i| format!("/some/fairly/long/path/number/{i}")).collect();
+        let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
         let mut lines = Vec::new();
         for i in 0..50 {
             lines.push(link(0, "x", i));
             lines.push(link(0, "y", i));
         }
-        let (out, omitted) = finish(lines, &urls, Some(600));
-        let text: String = out.iter().map(|l| format!("{}\n", l.text)).collect();
-        assert!(text.chars().count() <= 600, "{text}");
+        let mut d = doc(lines, &urls);
+        let omitted = fit(&mut d, Format::Text, Some(600));
+        let text = printed(&d);
+        assert!(text.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= 600, "{text:?}");
         assert!(omitted > 0);
-        let defined = out.iter().filter(|l| l.text.starts_with('[') && l.text.contains("]: ")).count();
-        let used = out.iter().filter(|l| l.text.starts_with("[x][")).count();
-        assert_eq!(defined, used, "{text}");
-        assert!(out.last().unwrap().text.starts_with("… cut at 600 chars"));
+        let defined = d.lines.iter().filter(|l| l.kind == Kind::Reference).count();
+        let used = text.iter().filter(|l| l.starts_with("[x][")).count();
+        assert_eq!(defined, used, "{text:?}");
+        assert!(note_text(d.lines.last().unwrap()).starts_with("… cut at 600 chars"));
     }
 
     #[test]
     fn long_runs_of_list_items_keep_their_head_and_say_the_rest() {
-        let mut lines = vec![line(0, "nav", 0)];
+        let item = |first: Kind| Kind::ListItem { numbered: false, first: Some(Box::new(first)) };
+        let mut lines = vec![line(0, Kind::Element(Role::Navigation), "nav", &[])];
         for i in 0..60 {
-            lines.push(line(1, &format!("- [item {i}] A{i}"), 1));
-            lines.push(line(2, "detail", 0));
+            lines.push(line(1, item(Kind::Link { same_page: false }), &format!("- [item {i}]"), &[i]));
+            lines.push(line(2, Kind::Text, "detail", &[]));
         }
-        lines.push(line(0, "# After", 0));
-        let (out, collapsed) = collapse_runs(lines);
+        lines.push(line(0, Kind::Heading, "# After", &[]));
+        let mut d = doc(lines, &[]);
+        let collapsed = collapse_runs(&mut d);
         assert_eq!(collapsed, 70);
-        assert_eq!(out.len(), 1 + 50 + 1 + 1);
-        assert_eq!(out[51].text, "… 35 more like these (35 refs) not shown: ask for the full snapshot to see them");
-        assert_eq!(out[52].text, "# After");
+        assert_eq!(d.lines.len(), 1 + 50 + 1 + 1);
+        assert_eq!(note_text(&d.lines[51]), "… 35 more like these (35 refs) not shown: ask for the full snapshot to see them");
+        assert_eq!(printed(&d)[52], "# After");
+    }
+
+    #[test]
+    fn list_items_of_words_form_a_run_whatever_their_first_word() {
+        let item = Kind::ListItem { numbered: false, first: Some(Box::new(Kind::Text)) };
+        let words = ["apple", "Banana", "cherry", "#tag", "[1] note", "2. two"];
+        let lines: Vec<Line> = (0..60).map(|i| line(0, item.clone(), &format!("- {}", words[i % words.len()]), &[])).collect();
+        let mut d = doc(lines, &[]);
+        assert_eq!(collapse_runs(&mut d), 35);
     }
 
     #[test]
     fn short_runs_and_prose_are_left_alone() {
-        let lines: Vec<Line> = (0..100).map(|i| line(0, &format!("Sentence {i}."), 0)).collect();
-        assert_eq!(collapse_runs(lines.clone()).0, lines);
-        let items: Vec<Line> = (0..40).map(|i| line(0, &format!("- x{i}"), 0)).collect();
-        assert_eq!(collapse_runs(items.clone()).0, items);
+        let lines: Vec<Line> = (0..100).map(|i| line(0, Kind::Text, &format!("sentence {i}."), &[])).collect();
+        let mut d = doc(lines.clone(), &[]);
+        collapse_runs(&mut d);
+        assert_eq!(d.lines, lines);
+        let item = Kind::ListItem { numbered: false, first: Some(Box::new(Kind::Text)) };
+        let items: Vec<Line> = (0..40).map(|i| line(0, item.clone(), &format!("- x{i}"), &[])).collect();
+        let mut d = doc(items.clone(), &[]);
+        collapse_runs(&mut d);
+        assert_eq!(d.lines, items);
     }
 
     #[test]
     fn depth_limit_summarises_deeper_runs() {
-        let lines = vec![line(0, "a", 0), line(1, "b", 1), line(2, "c", 1), line(0, "d", 0)];
-        let (out, hidden) = limit_depth(lines, Some(0));
-        assert_eq!(hidden, 2);
-        assert_eq!(out.len(), 3);
-        assert_eq!(out[1].text, "… 2 deeper lines (2 refs); snapshot a subtree by ref to see them");
+        let lines = vec![line(0, Kind::Text, "a", &[]), line(1, Kind::Text, "b", &[1]), line(2, Kind::Text, "c", &[2]), line(0, Kind::Text, "d", &[])];
+        let mut d = doc(lines, &[]);
+        assert_eq!(limit_depth(&mut d, Some(0)), 2);
+        assert_eq!(d.lines.len(), 3);
+        assert_eq!(note_text(&d.lines[1]), "… 2 deeper lines (2 refs); snapshot a subtree by ref to see them");
     }
 }

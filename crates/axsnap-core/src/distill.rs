@@ -8,7 +8,7 @@ use crate::refs::RefTable;
 use crate::role::Role;
 use crate::rules::{self, is_actionable, prints_name, Action, Visit};
 use crate::tree::{NodeId, Tree};
-use crate::Mode;
+use crate::options::Mode;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {

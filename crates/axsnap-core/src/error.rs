@@ -5,8 +5,10 @@ use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
-    /// The CDP input or options could not be understood.
+    /// The CDP input could not be understood.
     BadInput,
+    /// An option is unknown or has the wrong type.
+    BadOptions,
     /// The ref is not of the form `A<number>`.
     BadRef,
     /// The ref was never issued by this table.
@@ -19,6 +21,7 @@ impl ErrorCode {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::BadInput => "bad_input",
+            ErrorCode::BadOptions => "bad_options",
             ErrorCode::BadRef => "bad_ref",
             ErrorCode::UnknownRef => "unknown_ref",
             ErrorCode::StaleRef => "stale_ref",

@@ -3,12 +3,15 @@
 //! short refs (`A0`, `A1`, …) that map back to DOM nodes.
 //!
 //! Stages, each a module with one job:
-//! [`cdp`] parse → [`tree`] arena → [`rules`] distill (in [`distill`]) →
-//! [`refs`] identity → [`render`] text or JSON. No I/O, no browser calls.
+//! [`options`] → [`cdp`] parse → [`tree`] arena → [`rules`] distill (in
+//! [`distill`]) → [`refs`] identity → [`render`] into the [`lines`] model →
+//! budgets → one printer for text or JSON. No I/O, no browser calls.
 
 pub mod cdp;
 pub mod distill;
 pub mod error;
+pub mod lines;
+pub mod options;
 pub mod redact;
 pub mod refs;
 pub mod render;
@@ -21,41 +24,10 @@ mod budget;
 
 pub use cdp::{AxNode, FrameInput, SecretReason, Sensitive, SnapshotInput};
 pub use error::{Error, ErrorCode};
+pub use lines::{Kind, Line, Lines, Segment};
+pub use options::{Defaults, Format, Mode, Options};
 pub use refs::{RefTable, Target};
 pub use rules::is_actionable;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// Everything a reader sees, with refs on what can be acted on.
-    #[default]
-    Full,
-    /// Actionable nodes with just the landmarks and headings that place them.
-    Interactive,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-}
-
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Options {
-    pub mode: Mode,
-    pub format: Format,
-    /// Cut the output (on a line boundary) to at most this many characters.
-    pub max_chars: Option<usize>,
-    /// Hide nodes nested deeper than this (a line says how much was hidden).
-    pub max_depth: Option<usize>,
-    /// Clip each text and name to this many characters.
-    pub max_text: Option<usize>,
-    /// Clip link URLs longer than this in the text (`resolve` gives the
-    /// full URL of any link by its ref).
-    pub max_url: Option<usize>,
-    /// Snapshot only the subtree under this ref (from an earlier snapshot).
-    pub root: Option<String>,
-}
 
 /// Serialized in camelCase: the shape the extension's callers receive.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
@@ -116,6 +88,7 @@ pub fn snapshot(
     options: &Options,
     refs: &mut RefTable,
 ) -> Result<Snapshot, Error> {
+    let options = &options.clone().normalised();
     let tree = tree::Tree::build(input);
     let Some(main_root) = tree.root else {
         return Err(Error::bad_input("the accessibility tree is empty: no root node"));
@@ -147,33 +120,37 @@ pub fn snapshot(
     let mut distiller = distill::Distiller::new(&tree, options.mode, &secrets, refs);
     let outs = distiller.run(start);
     let kept = distiller.kept;
-    let mut stats = Stats { nodes_in: tree.nodes.len(), nodes_out: kept, ..Stats::default() };
+    let mut doc = render(&tree, &outs, &options);
+    let deep = budget::limit_depth(&mut doc, options.max_depth);
+    let runs = if options.max_chars.is_some() { budget::collapse_runs(&mut doc) } else { 0 };
+    let cut = budget::fit(&mut doc, options.format, options.max_chars);
     let text = match options.format {
+        Format::Text => render::print::text(&doc),
+        Format::Json => render::print::json(&doc),
+    };
+    let chars = text.chars().count();
+    let stats = Stats {
+        nodes_in: tree.nodes.len(),
+        nodes_out: kept,
+        refs: doc.refs().count(),
+        chars,
+        tokens_est: (chars * 10).div_ceil(36),
+        lines: doc.lines.len(),
+        truncated_lines: deep + runs + cut,
+    };
+    Ok(Snapshot { text, stats })
+}
+
+/// The distilled tree as lines of the requested format.
+fn render(tree: &tree::Tree, outs: &[distill::Out], options: &Options) -> Lines {
+    match options.format {
         Format::Text => {
-            let mut renderer = render::text::TextRenderer::new(&tree, options.max_text).with_max_url(options.max_url);
+            let mut renderer = render::text::TextRenderer::new(tree, options.max_text).with_max_url(options.max_url);
             if options.mode == Mode::Interactive {
                 renderer = renderer.without_link_urls();
             }
-            let (lines, urls) = renderer.render(&outs);
-            let (lines, deep) = budget::limit_depth(lines, options.max_depth);
-            let (lines, runs) = match options.max_chars {
-                Some(m) if m > 0 => budget::collapse_runs(lines),
-                _ => (lines, 0),
-            };
-            let (lines, cut) = budget::finish(lines, &urls, options.max_chars);
-            stats.refs = lines.iter().map(|l| l.refs).sum();
-            stats.lines = lines.len();
-            stats.truncated_lines = deep + runs + cut;
-            render::text::join(&lines)
+            renderer.render(outs)
         }
-        Format::Json => {
-            let rows = render::json::render(&tree, &outs, options.max_text);
-            stats.lines = rows.len();
-            stats.refs = rows.iter().filter(|r| r[4].is_string()).count();
-            serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into())
-        }
-    };
-    stats.chars = text.chars().count();
-    stats.tokens_est = (stats.chars * 10).div_ceil(36);
-    Ok(Snapshot { text, stats })
+        Format::Json => render::json::render(tree, outs, options.max_text),
+    }
 }

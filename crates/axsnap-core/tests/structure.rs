@@ -399,3 +399,95 @@ fn names_chrome_glued_from_text_boxes_get_their_spaces_back() {
     ]);
     assert_eq!(t, format!("{HEAD}#[1.1 1972–1985: Founding] A0 #[X Dismiss] A1 #[Whale] A2 #[CloseX] A3\n"));
 }
+
+fn snap(nodes: Vec<Value>, options: Options) -> axsnap_core::Snapshot {
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    snapshot(&input, &[], &options, &mut RefTable::new()).unwrap()
+}
+
+/// Icon fonts draw with private-use characters; they are page text like any
+/// other (they once cut the rest of the line: `"\u{E000} Menu icon …" [Docs]`
+/// printed as ` A0`).
+#[test]
+fn private_use_characters_in_page_text_are_printed_as_they_are() {
+    let nodes = vec![
+        root(&[2]),
+        n(2, "paragraph", "", &[3, 4]),
+        n(3, "StaticText", "\u{E000} Menu icon then important words \u{E001}", &[]),
+        with(n(4, "link", "Docs", &[5]), &[("url", json!("https://site.test/docs"))]),
+        n(5, "StaticText", "Docs", &[]),
+    ];
+    let want = format!("{HEAD}\u{E000} Menu icon then important words \u{E001} [Docs](/docs) A0\n");
+    assert_eq!(text(nodes.clone()), want);
+    let capped = snap(nodes, Options { max_chars: Some(10_000), ..Options::default() });
+    assert_eq!(capped.text, want);
+    assert_eq!(capped.stats.refs, 1);
+}
+
+/// `maxText` clips each text and name; a line holding refs keeps every one
+/// of them (a whole-line clip once cut `A9` to `A…` and dropped the refs after it).
+#[test]
+fn clipped_text_never_cuts_a_ref() {
+    let mut kids = Vec::new();
+    let mut nodes = vec![root(&[2]), n(2, "paragraph", "", &[])];
+    for i in 0..4u32 {
+        let (t, l, s) = (10 + 3 * i, 11 + 3 * i, 12 + 3 * i);
+        kids.extend([t, l]);
+        nodes.push(n(t, "StaticText", "some words before the link, rather many of them", &[]));
+        nodes.push(with(n(l, "link", &format!("Link number {i}"), &[s]), &[("url", json!(format!("https://site.test/{i}")))]));
+        nodes.push(n(s, "StaticText", &format!("Link number {i}"), &[]));
+    }
+    nodes[1]["childIds"] = json!(kids.iter().map(|k| k.to_string()).collect::<Vec<_>>());
+    let s = snap(nodes, Options { max_text: Some(12), ..Options::default() });
+    assert_eq!(
+        s.text,
+        format!("{HEAD}some words b… [Link number …](/0) A0 some words b… [Link number …](/1) A1 some words b… [Link number …](/2) A2 some words b… [Link number …](/3) A3\n")
+    );
+}
+
+/// The same page has the same refs in text and JSON, also in stats.
+#[test]
+fn stats_count_the_same_refs_in_text_and_json() {
+    let nodes = vec![
+        root(&[2, 4]),
+        with(n(2, "link", "", &[3]), &[("url", json!("https://site.test/a"))]),
+        n(3, "image", "", &[]),
+        with(n(4, "link", "Title", &[5]), &[("url", json!("https://site.test/a"))]),
+        n(5, "StaticText", "Title", &[]),
+    ];
+    let t = snap(nodes.clone(), Options::default());
+    let j = snap(nodes, Options { format: Format::Json, ..Options::default() });
+    assert_eq!(t.text, format!("{HEAD}[Title](/a) A0 A1\n"));
+    assert_eq!((t.stats.refs, j.stats.refs), (2, 2));
+}
+
+/// JSON honours the cap and the depth limit like text: notes are rows of
+/// role "note".
+#[test]
+fn json_honours_max_chars_and_max_depth() {
+    let mut nodes = vec![root(&[2]), n(2, "list", "", &[])];
+    let items: Vec<u32> = (0..60).map(|i| 10 + 2 * i).collect();
+    nodes[1]["childIds"] = json!(items.iter().map(|k| k.to_string()).collect::<Vec<_>>());
+    for &i in &items {
+        nodes.push(n(i, "listitem", "", &[i + 1]));
+        nodes.push(n(i + 1, "button", &format!("Button {i}"), &[]));
+    }
+    let o = Options { format: Format::Json, max_chars: Some(1200), ..Options::default() };
+    let s = snap(nodes.clone(), o);
+    assert!(s.text.chars().count() <= 1200, "{}", s.text);
+    let rows: Vec<Value> = serde_json::from_str(&s.text).unwrap();
+    let last = rows.last().unwrap();
+    assert_eq!(last[1], "note");
+    assert!(last[2].as_str().unwrap().starts_with("… cut at 1200 chars: "), "{last}");
+    let shown = rows.iter().filter(|r| r[4].is_string()).count();
+    let said: usize = rows.iter().filter(|r| r[1] == "note").map(|r| {
+        let t = r[2].as_str().unwrap();
+        let at = t.find(" refs").unwrap();
+        t[..at].rsplit(['(', ' ']).next().unwrap().parse::<usize>().unwrap()
+    }).sum();
+    assert_eq!(shown + said, 60, "every ref is shown or counted in a note: {rows:?}");
+    let o = Options { format: Format::Json, max_depth: Some(1), ..Options::default() };
+    let rows: Vec<Value> = serde_json::from_str(&snap(nodes, o).text).unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(rows[2], json!([2, "note", "… 120 deeper lines (60 refs); snapshot a subtree by ref to see them", null, null]));
+}

@@ -3,22 +3,9 @@
 //! is a JS `Error` with a stable `code`.
 
 use axsnap_core::cdp::RawInput;
-use axsnap_core::{Error, Format, Mode, Options, RefTable, Sensitive, Snapshot, SnapshotInput, Stats};
-use serde::{Deserialize, Serialize};
+use axsnap_core::{Defaults, Error, Options, RefTable, Sensitive, Snapshot, SnapshotInput, Stats};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
-
-/// Snapshot options as JS passes them: `{mode, format, maxChars, maxDepth, maxText, root}`.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct JsOptions {
-    mode: Option<String>,
-    format: Option<String>,
-    max_chars: Option<usize>,
-    max_depth: Option<usize>,
-    max_text: Option<usize>,
-    max_url: Option<usize>,
-    root: Option<String>,
-}
 
 #[derive(Serialize)]
 struct JsSnapshot {
@@ -47,31 +34,15 @@ fn core_error(e: Error) -> JsValue {
     js_error(e.code.as_str(), &e.message)
 }
 
+/// The caller's options object, parsed and defaulted by the core as the
+/// extension's (12,000 characters unless `full` or `maxChars` says otherwise).
 fn options(value: JsValue) -> Result<Options, JsValue> {
-    let o: JsOptions = if value.is_undefined() || value.is_null() {
-        JsOptions::default()
+    let value: serde_json::Value = if value.is_undefined() {
+        serde_json::Value::Null
     } else {
         serde_wasm_bindgen::from_value(value).map_err(|e| js_error("bad_options", &format!("options: {e}")))?
     };
-    let mode = match o.mode.as_deref() {
-        None | Some("full") => Mode::Full,
-        Some("interactive") => Mode::Interactive,
-        Some(other) => return Err(js_error("bad_options", &format!("mode {other:?}: use \"full\" or \"interactive\""))),
-    };
-    let format = match o.format.as_deref() {
-        None | Some("text") => Format::Text,
-        Some("json") => Format::Json,
-        Some(other) => return Err(js_error("bad_options", &format!("format {other:?}: use \"text\" or \"json\""))),
-    };
-    Ok(Options {
-        mode,
-        format,
-        max_chars: o.max_chars.filter(|&m| m > 0),
-        max_depth: o.max_depth,
-        max_text: o.max_text.filter(|&m| m > 0),
-        max_url: o.max_url.filter(|&m| m > 0),
-        root: o.root,
-    })
+    Options::from_value(&value, Defaults::Agent).map_err(core_error)
 }
 
 fn sensitive(value: JsValue) -> Result<Vec<Sensitive>, JsValue> {

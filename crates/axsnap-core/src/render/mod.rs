@@ -3,6 +3,7 @@
 //! in one is shown in the other.
 
 pub mod json;
+pub mod print;
 pub mod text;
 
 use crate::distill::Element;

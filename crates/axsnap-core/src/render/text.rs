@@ -1,19 +1,14 @@
-//! The text format. One line per block, one space of indent per level,
-//! inline runs (text, links, images) flowing on one line. Refs follow what
-//! they name: `button "OK" A7`, `[Docs](/docs) A8`.
+//! The text format's lines. One line per block, one space of indent per
+//! level, inline runs (text, links, images) flowing on one line. Refs follow
+//! what they name: `button "OK" A7`, `[Docs](/docs) A8`. Lines are built as
+//! typed segments (text, URL slot, ref); `print` writes them out.
 
 use super::{clip, describe};
 use crate::distill::{is_blank, Element, Out};
+use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
 use crate::tree::{starts_capitalised, Tree};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Line {
-    pub depth: usize,
-    pub text: String,
-    /// Refs printed on this line.
-    pub refs: usize,
-}
+use std::collections::{HashMap, HashSet};
 
 pub struct TextRenderer<'a> {
     tree: &'a Tree,
@@ -22,24 +17,92 @@ pub struct TextRenderer<'a> {
     /// `resolve` gives the URL of any link.
     link_urls: bool,
     max_url: Option<usize>,
-    pub lines: Vec<Line>,
-    /// Link URLs; lines hold `URL_START index URL_END` in their place until
-    /// `budget::finish` decides between inline `(url)` and a `[n]` reference.
-    pub urls: Vec<String>,
-    url_index: std::collections::HashMap<String, usize>,
+    lines: Vec<Line>,
+    urls: Vec<String>,
+    url_index: HashMap<String, usize>,
     /// Descriptions already printed: a description repeated down a list
     /// (every permalink's "Permalink to this headline") is printed once.
-    said: std::collections::HashSet<String>,
+    said: HashSet<String>,
 }
 
-pub const URL_START: char = '\u{E000}';
-pub const URL_END: char = '\u{E001}';
+/// Segments being assembled; text goes into the last text segment.
+#[derive(Debug, Default, Clone)]
+struct Segs(Vec<Segment>);
+
+impl Segs {
+    fn push_str(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        match self.0.last_mut() {
+            Some(Segment::Text(t)) => t.push_str(s),
+            _ => self.0.push(Segment::Text(s.to_string())),
+        }
+    }
+
+    fn push_ref(&mut self, n: u32) {
+        self.push_str(" ");
+        self.0.push(Segment::Ref(n));
+    }
+
+    fn append(&mut self, other: Segs) {
+        for s in other.0 {
+            match s {
+                Segment::Text(t) => self.push_str(&t),
+                other => self.0.push(other),
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The last character as printed: a ref ends in a digit, a URL in `)` or `]`.
+    fn last_char(&self) -> Option<char> {
+        match self.0.last()? {
+            Segment::Text(t) => t.chars().last(),
+            Segment::Ref(_) => Some('0'),
+            Segment::Url(_) => Some(')'),
+        }
+    }
+
+    fn map_text(&mut self, f: impl Fn(&str) -> String) {
+        for s in &mut self.0 {
+            if let Segment::Text(t) = s {
+                *t = f(t);
+            }
+        }
+    }
+
+    /// Split at the line breaks inside text segments.
+    fn split_lines(self) -> Vec<Vec<Segment>> {
+        let mut pieces = vec![Vec::new()];
+        for s in self.0 {
+            match s {
+                Segment::Text(t) if t.contains('\n') => {
+                    for (i, part) in t.split('\n').enumerate() {
+                        if i > 0 {
+                            pieces.push(Vec::new());
+                        }
+                        if !part.is_empty() {
+                            pieces.last_mut().unwrap().push(Segment::Text(part.to_string()));
+                        }
+                    }
+                }
+                other => pieces.last_mut().unwrap().push(other),
+            }
+        }
+        pieces
+    }
+}
 
 /// An inline run being assembled into lines.
 #[derive(Default)]
 struct Run {
-    text: String,
-    refs: usize,
+    segs: Segs,
+    /// What the run starts with: the kind of its first line.
+    kind: Option<Kind>,
     pending_space: bool,
     /// The anchor of the last text pushed.
     anchor: Option<u32>,
@@ -48,8 +111,10 @@ struct Run {
 }
 
 impl Run {
-    fn is_empty(&self) -> bool {
-        self.text.is_empty()
+    fn started(&mut self, kind: impl FnOnce() -> Kind) {
+        if self.kind.is_none() && !self.segs.is_empty() {
+            self.kind = Some(kind());
+        }
     }
 
     /// Text from another box than the previous text, touching it without a
@@ -65,10 +130,11 @@ impl Run {
             // In code every space is in the text itself.
             return self.push_scanned(raw);
         }
+        let last = self.segs.last_char();
         let touching = !self.pending_space
-            && self.text.chars().last().is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
+            && last.is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '%' | '.' | ':'))
             && raw.chars().next().is_some_and(|c| !c.is_whitespace() && !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | ')' | ']' | '}' | '%' | '\'' | '"' | '’' | '”' | '…' | '^'));
-        let after_word = self.text.chars().last().is_some_and(char::is_alphanumeric);
+        let after_word = last.is_some_and(char::is_alphanumeric);
         if touching && (new_box || starts_capitalised(raw) && after_word) {
             self.pending_space = true;
         }
@@ -84,13 +150,14 @@ impl Run {
     /// is, and so does the rest of its block: a highlighted line is many
     /// small spans.
     fn push_scanned(&mut self, raw: &str) {
+        let last = self.segs.last_char();
         if self.pre {
-            if self.pending_space && !self.text.is_empty() && !self.text.ends_with(char::is_whitespace) && !raw.starts_with(char::is_whitespace) {
-                self.text.push(' ');
+            if self.pending_space && last.is_some_and(|c| !c.is_whitespace()) && !raw.starts_with(char::is_whitespace) {
+                self.segs.push_str(" ");
             }
-            self.text.push_str(raw);
+            self.segs.push_str(raw);
             self.pending_space = false;
-            return;
+            return self.started(|| Kind::Text);
         }
         let lead = raw.starts_with(char::is_whitespace);
         let trail = raw.ends_with(char::is_whitespace);
@@ -99,30 +166,40 @@ impl Run {
             self.pending_space = true;
             return;
         }
-        if !self.text.is_empty() && !self.text.ends_with('\n') && (lead || self.pending_space) && !self.text.ends_with(' ') {
-            self.text.push(' ');
+        if last.is_some_and(|c| c != '\n' && c != ' ') && (lead || self.pending_space) {
+            self.segs.push_str(" ");
         }
-        self.text.push_str(&core);
+        self.segs.push_str(&core);
         self.pending_space = trail;
+        self.started(|| Kind::Text);
     }
 
-    fn push_element(&mut self, s: &str, refs: usize) {
-        if !self.text.is_empty() && !self.text.ends_with(['\n', ' ']) {
-            self.text.push(' ');
+    fn push_element(&mut self, segs: Segs, kind: Kind) {
+        if self.segs.last_char().is_some_and(|c| c != '\n' && c != ' ') {
+            self.segs.push_str(" ");
         }
-        self.text.push_str(s);
-        self.refs += refs;
+        self.segs.append(segs);
         self.pending_space = true;
+        self.started(|| kind);
     }
 }
 
 impl<'a> TextRenderer<'a> {
     pub fn new(tree: &'a Tree, max_text: Option<usize>) -> Self {
-        TextRenderer { tree, max_text, link_urls: true, max_url: None, lines: Vec::new(), urls: Vec::new(), url_index: Default::default(), said: Default::default() }
+        TextRenderer {
+            tree,
+            max_text,
+            link_urls: true,
+            max_url: None,
+            lines: Vec::new(),
+            urls: Vec::new(),
+            url_index: HashMap::new(),
+            said: HashSet::new(),
+        }
     }
 
     pub fn with_max_url(mut self, max_url: Option<usize>) -> Self {
-        self.max_url = max_url.filter(|&m| m > 0);
+        self.max_url = max_url;
         self
     }
 
@@ -131,39 +208,39 @@ impl<'a> TextRenderer<'a> {
         self
     }
 
-    /// Lines with URL placeholders, and the URLs they stand for.
-    pub fn render(mut self, outs: &[Out]) -> (Vec<Line>, Vec<String>) {
+    /// The lines, and the URLs their slots stand for.
+    pub fn render(mut self, outs: &[Out]) -> Lines {
         self.children(outs, 0);
-        (self.lines, self.urls)
+        let references = vec![0; self.urls.len()];
+        Lines { lines: self.lines, urls: self.urls, references }
     }
 
-    /// The placeholder of a URL, one per full URL: two URLs clipped to the
-    /// same text are still two destinations, never one reference.
-    fn url_slot(&mut self, url: &str, shown: &str) -> String {
+    /// The slot of a URL, one per full URL: two URLs clipped to the same
+    /// text are still two destinations, never one reference.
+    fn url_slot(&mut self, url: &str, shown: &str) -> Segment {
         let next = self.urls.len();
         let i = *self.url_index.entry(url.to_string()).or_insert(next);
         if i == next {
             self.urls.push(shown.to_string());
         }
-        format!("{URL_START}{i}{URL_END}")
+        Segment::Url(i)
     }
 
     fn flush(&mut self, run: &mut Run, depth: usize) {
-        if run.is_empty() {
-            *run = Run::default();
-            return;
-        }
-        let mut refs = run.refs;
-        for piece in run.text.split('\n') {
-            let piece = piece.trim_end();
-            if piece.trim().is_empty() {
+        let Run { segs, kind, .. } = std::mem::take(run);
+        let mut kind = Some(kind.unwrap_or(Kind::Text));
+        for mut piece in segs.split_lines() {
+            trim_end(&mut piece);
+            if piece.is_empty() {
                 continue;
             }
-            let text = clip(piece, self.max_text.map(|m| m.max(1)));
-            self.lines.push(Line { depth, text, refs });
-            refs = 0;
+            // A line of words is clipped as a whole; a line holding refs or
+            // URLs keeps them (its texts and names were clipped one by one).
+            if let [Segment::Text(t)] = piece.as_mut_slice() {
+                *t = clip(t, self.max_text.map(|m| m.max(1)));
+            }
+            self.lines.push(Line::segments(depth, kind.take().unwrap_or(Kind::Text), piece));
         }
-        *run = Run::default();
     }
 
     fn children(&mut self, outs: &[Out], depth: usize) {
@@ -174,8 +251,8 @@ impl<'a> TextRenderer<'a> {
                 Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
                 Out::Break => self.flush(&mut run, depth),
                 Out::Element(e) if inline_capable(e) => {
-                    let (s, refs) = self.inline(e);
-                    run.push_element(&s, refs);
+                    let (segs, kind) = self.inline(e);
+                    run.push_element(segs, kind);
                 }
                 Out::Element(e) => {
                     self.flush(&mut run, depth);
@@ -186,71 +263,89 @@ impl<'a> TextRenderer<'a> {
         self.flush(&mut run, depth);
     }
 
-    /// An inline element and its inline children, as one string.
-    fn inline(&mut self, e: &Element) -> (String, usize) {
-        let (mut s, mut refs) = (self.header(e), e.ref_count());
-        let mut run = Run { text: s.clone(), pending_space: true, ..Run::default() };
+    /// An inline element and its inline children, on one line.
+    fn inline(&mut self, e: &Element) -> (Segs, Kind) {
+        let (segs, kind) = self.header(e);
+        let mut run = Run { segs, pending_space: true, ..Run::default() };
         for c in &e.children {
             match c {
                 Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),
                 Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
                 Out::Break => run.pending_space = true,
                 Out::Element(ce) => {
-                    let (cs, cr) = self.inline(ce);
-                    run.push_element(&cs, cr);
+                    let (cs, ck) = self.inline(ce);
+                    run.push_element(cs, ck);
                 }
             }
         }
-        refs += run.refs;
-        s = run.text.replace('\n', " ");
-        (s, refs)
+        let mut segs = run.segs;
+        segs.map_text(|t| t.replace('\n', " "));
+        (segs, kind)
     }
 
     /// The element's own words: role, name, ref, states, value, URL.
-    pub fn header(&mut self, e: &Element) -> String {
+    fn header(&mut self, e: &Element) -> (Segs, Kind) {
         let d = describe(self.tree, e, self.max_text);
         let node = self.tree.node(e.src);
-        let mut s = match node.role {
+        let mut s = Segs::default();
+        let kind = match node.role {
             Role::Heading => {
                 let level = node.props.level.unwrap_or(2).clamp(1, 6) as usize;
-                match &d.name {
-                    Some(n) => format!("{} {n}", "#".repeat(level)),
-                    None => "#".repeat(level),
+                s.push_str(&"#".repeat(level));
+                if let Some(n) = &d.name {
+                    s.push_str(" ");
+                    s.push_str(n);
                 }
+                Kind::Heading
             }
             Role::Link => {
                 let name = d.name.clone().unwrap_or_default().replace(']', "\\]");
                 match &d.url {
                     // A same-page anchor, marked where the tokenizer merges
                     // the mark into the bracket (`#[`): `resolve` gives its fragment.
-                    Some(u) if u.starts_with('#') => format!("#[{name}]"),
-                    Some(_) if !self.link_urls => format!("[{name}]"),
-                    Some(u) => {
+                    Some(u) if u.starts_with('#') => {
+                        s.push_str(&format!("#[{name}]"));
+                        Kind::Link { same_page: true }
+                    }
+                    Some(u) if self.link_urls => {
+                        s.push_str(&format!("[{name}]"));
                         let shown = clip(u, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let slot = self.url_slot(u, &shown);
-                        format!("[{name}]{slot}")
+                        s.0.push(slot);
+                        Kind::Link { same_page: false }
                     }
-                    None => format!("[{name}]"),
+                    _ => {
+                        s.push_str(&format!("[{name}]"));
+                        Kind::Link { same_page: false }
+                    }
                 }
             }
-            _ => match &d.name {
-                Some(n) => format!("{} \"{}\"", d.role_word, n.replace('"', "\\\"")),
-                None => d.role_word.clone(),
-            },
+            _ => {
+                s.push_str(&d.role_word);
+                if let Some(n) = &d.name {
+                    s.push_str(" \"");
+                    s.push_str(&n.replace('"', "\\\""));
+                    s.push_str("\"");
+                }
+                if node.role.is_root() {
+                    Kind::Page
+                } else {
+                    Kind::Element(node.role.clone())
+                }
+            }
         };
         for r in e.refs() {
-            s.push_str(" A");
-            s.push_str(&r.to_string());
+            s.push_ref(r);
         }
         for st in &d.states {
-            s.push(' ');
+            s.push_str(" ");
             s.push_str(st);
         }
         if let Some(desc) = &d.description {
             if self.said.insert(desc.clone()) {
                 s.push_str(" desc=\"");
                 s.push_str(&desc.replace('"', "\\\""));
-                s.push('"');
+                s.push_str("\"");
             }
         }
         if let Some(v) = &d.value {
@@ -259,15 +354,14 @@ impl<'a> TextRenderer<'a> {
         }
         if node.role.is_root() {
             if let Some(u) = &d.url {
-                s.push(' ');
+                s.push_str(" ");
                 s.push_str(u);
             }
         }
-        s
+        (s, kind)
     }
 
     fn element(&mut self, e: &Element, depth: usize) {
-        let refs = e.ref_count();
         let node = self.tree.node(e.src);
         match node.role {
             Role::List if node.name.is_empty() && e.reference.is_none() => {
@@ -276,25 +370,26 @@ impl<'a> TextRenderer<'a> {
             Role::ListItem => {
                 // Joined with its first line below, whatever starts it: "- item".
                 let marker = match e.children.iter().find(|c| !is_blank(c)) {
-                    Some(Out::Marker(m)) => m.clone(),
-                    _ => "-".to_string(),
+                    Some(Out::Marker(m)) => Some(m.as_str()),
+                    _ => None,
                 };
                 let rest: Vec<Out> = skip_first_marker(&e.children);
-                let mut head = marker;
+                let mut head = Segs::default();
+                head.push_str(marker.unwrap_or("-"));
                 if let Some(r) = e.reference {
-                    head.push_str(&format!(" A{r}"));
+                    head.push_ref(r);
                 }
-                self.joined(head, refs, &rest, depth);
+                self.joined(head, Kind::ListItem { numbered: marker.is_some(), first: None }, &rest, depth);
             }
             Role::Row => self.row(e, depth),
             // The page line heads the snapshot; its content is not indented.
             _ if node.role.is_root() && node.parent.is_none() => {
-                let text = self.header(e);
-                self.lines.push(Line { depth, text, refs });
+                let (head, kind) = self.header(e);
+                self.lines.push(Line::segments(depth, kind, head.0));
                 self.children(&e.children, depth);
             }
             _ => {
-                let head = self.header(e);
+                let (head, kind) = self.header(e);
                 let starts_inline = match e.children.iter().find(|c| !is_blank(c)) {
                     Some(Out::Element(c)) => inline_capable(c),
                     Some(_) => true,
@@ -307,9 +402,9 @@ impl<'a> TextRenderer<'a> {
                     _ => true,
                 });
                 if (node.role == Role::Heading && starts_inline) || joins {
-                    self.joined(head, refs, &e.children, depth);
+                    self.joined(head, kind, &e.children, depth);
                 } else {
-                    self.lines.push(Line { depth, text: head, refs });
+                    self.lines.push(Line::segments(depth, kind, head.0));
                     self.children(&e.children, depth + 1);
                 }
             }
@@ -318,15 +413,27 @@ impl<'a> TextRenderer<'a> {
 
     /// `head` followed on the same line by the children's first line, if
     /// that line starts the children; the rest nested below.
-    fn joined(&mut self, head: String, refs: usize, children: &[Out], depth: usize) {
+    fn joined(&mut self, head: Segs, kind: Kind, children: &[Out], depth: usize) {
         let start = self.lines.len();
         self.children(children, depth + 1);
-        if self.lines.len() > start && self.lines[start].depth == depth + 1 {
-            let first = self.lines.remove(start);
-            self.lines.insert(start, Line { depth, text: format!("{head} {}", first.text), refs: refs + first.refs });
-        } else {
-            self.lines.insert(start, Line { depth, text: head, refs });
+        let starts = self.lines.get(start).is_some_and(|l| l.depth == depth + 1);
+        if !starts {
+            self.lines.insert(start, Line::segments(depth, kind, head.0));
+            return;
         }
+        let first = &mut self.lines[start];
+        let mut segs = head;
+        segs.push_str(" ");
+        if let crate::lines::Body::Segments(rest) = std::mem::replace(&mut first.body, crate::lines::Body::Note(String::new())) {
+            segs.append(Segs(rest));
+        }
+        let kind = match kind {
+            Kind::ListItem { numbered, .. } => {
+                Kind::ListItem { numbered, first: Some(Box::new(std::mem::replace(&mut first.kind, Kind::Text))) }
+            }
+            other => other,
+        };
+        *first = Line::segments(depth, kind, segs.0);
     }
 
     /// A table row as `| a | b |` when every cell fits on one line.
@@ -347,18 +454,24 @@ impl<'a> TextRenderer<'a> {
                     // The cell's lines, rendered apart from the row's.
                     let outer = std::mem::take(&mut self.lines);
                     self.children(&ce.children, 0);
-                    let sub = std::mem::replace(&mut self.lines, outer);
+                    let mut sub = std::mem::replace(&mut self.lines, outer);
                     if sub.len() > 1 {
                         return fallback(self);
                     }
-                    let mut text = sub.first().map(|l| l.text.replace('|', "\\|")).unwrap_or_default();
-                    let mut refs = sub.first().map_or(0, |l| l.refs);
+                    let mut cell = match sub.pop().map(|l| l.body) {
+                        Some(crate::lines::Body::Segments(s)) => Segs(s),
+                        _ => Segs::default(),
+                    };
+                    cell.map_text(|t| t.replace('|', "\\|"));
                     if let Some(r) = ce.reference {
-                        text = if text.is_empty() { format!("A{r}") } else { format!("{text} A{r}") };
-                        refs += 1;
+                        if cell.is_empty() {
+                            cell.0.push(Segment::Ref(r));
+                        } else {
+                            cell.push_ref(r);
+                        }
                     }
                     all_headers &= ce.role == Role::ColumnHeader;
-                    cells.push((text, refs));
+                    cells.push(cell);
                 }
                 _ => return fallback(self),
             }
@@ -366,27 +479,40 @@ impl<'a> TextRenderer<'a> {
         if cells.is_empty() {
             return fallback(self);
         }
-        let mut text = String::from("|");
-        let mut refs = usize::from(e.reference.is_some());
-        for (t, r) in &cells {
-            text.push(' ');
-            text.push_str(t);
-            text.push_str(" |");
-            refs += r;
+        let count = cells.len();
+        let mut row = Segs::default();
+        row.push_str("|");
+        for cell in cells {
+            row.push_str(" ");
+            row.append(cell);
+            row.push_str(" |");
         }
         if let Some(r) = e.reference {
-            text.push_str(&format!(" A{r}"));
+            row.push_ref(r);
         }
-        self.lines.push(Line { depth, text, refs });
+        self.lines.push(Line::segments(depth, Kind::Row, row.0));
         if all_headers {
-            self.lines.push(Line { depth, text: format!("|{}", "-|".repeat(cells.len())), refs: 0 });
+            let rule = format!("|{}", "-|".repeat(count));
+            self.lines.push(Line::segments(depth, Kind::Row, vec![Segment::Text(rule)]));
         }
     }
 
     fn row_as_block(&mut self, e: &Element, depth: usize) {
-        let head = self.header(e);
-        self.lines.push(Line { depth, text: head, refs: usize::from(e.reference.is_some()) });
+        let (head, kind) = self.header(e);
+        self.lines.push(Line::segments(depth, kind, head.0));
         self.children(&e.children, depth + 1);
+    }
+}
+
+/// Trailing whitespace off a line, across its segments.
+fn trim_end(piece: &mut Vec<Segment>) {
+    while let Some(Segment::Text(t)) = piece.last_mut() {
+        let kept = t.trim_end().len();
+        if kept > 0 {
+            t.truncate(kept);
+            return;
+        }
+        piece.pop();
     }
 }
 
@@ -416,17 +542,4 @@ fn skip_first_marker(children: &[Out]) -> Vec<Out> {
         out.push(c.clone());
     }
     out
-}
-
-/// Lines to one string, one space of indent per level.
-pub fn join(lines: &[Line]) -> String {
-    let mut s = String::with_capacity(lines.iter().map(|l| l.text.len() + l.depth + 1).sum());
-    for l in lines {
-        for _ in 0..l.depth {
-            s.push(' ');
-        }
-        s.push_str(&l.text);
-        s.push('\n');
-    }
-    s
 }

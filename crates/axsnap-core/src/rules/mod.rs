@@ -7,7 +7,7 @@
 //! ref, and each rule only has to argue that it loses no *text*.
 
 use crate::tree::{Node, NodeId, Tree};
-use crate::Mode;
+use crate::options::Mode;
 
 mod actionable;
 mod media;

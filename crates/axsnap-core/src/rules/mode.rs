@@ -2,7 +2,7 @@
 
 use super::{Action, Rule, Visit};
 use crate::role::Role;
-use crate::Mode;
+use crate::options::Mode;
 
 pub struct InteractiveOnly;
 impl Rule for InteractiveOnly {

@@ -67,6 +67,11 @@ pub fn bad_input_and_options_are_typed_errors() {
     let opts = js_sys::JSON::parse(r#"{"mode":"sideways"}"#).unwrap();
     let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_options"));
+    // JSON.parse makes `__proto__` an own key: an unknown option like any other.
+    let opts = js_sys::JSON::parse(r#"{"__proto__":{"maxChars":1}}"#).unwrap();
+    let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap_err();
+    assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_options"));
+    assert!(get(&err, "message").as_string().unwrap().starts_with("unknown option \"__proto__\": the options are mode, format"));
     let bad_secrets = js_sys::JSON::parse(r#"[{"frame":"main"}]"#).unwrap();
     let err = s.snapshot(page(PAGE), bad_secrets, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
