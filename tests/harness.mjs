@@ -4,12 +4,13 @@
 import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { before, after } from 'node:test';
+import { ROOT, CHROMIUM } from '../scripts/lib.mjs';
+import { serve } from './server.mjs';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT, CHROMIUM };
 export const EXTENSION_ID = 'igfmikjflpmjjplejblhobglmclempkh';
-export const CHROMIUM = process.env.AXSNAP_CHROMIUM || '/usr/bin/chromium';
 
 export const FLAGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
@@ -17,16 +18,19 @@ export const FLAGS = [
 ];
 
 /**
- * @param {{headless?: boolean, javaScript?: boolean, viewport?: {width:number,height:number}}} [o]
+ * @param {{headless?: boolean, javaScript?: boolean, viewport?: {width:number,height:number},
+ *   extensionDir?: string, args?: string[]}} [o]  extensionDir: load the extension from there
+ *   (an unpacked package) instead of the repository; args: more Chromium flags
  */
 export async function launch(o = {}) {
+  const ext = o.extensionDir ?? ROOT;
   const dir = await mkdtemp(join(tmpdir(), 'axsnap-chromium-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     headless: o.headless ?? true,
     executablePath: CHROMIUM,
     javaScriptEnabled: o.javaScript ?? true,
     viewport: o.viewport ?? { width: 1280, height: 800 },
-    args: [...FLAGS, `--disable-extensions-except=${ROOT}`, `--load-extension=${ROOT}`],
+    args: [...FLAGS, ...(o.args ?? []), `--disable-extensions-except=${ext}`, `--load-extension=${ext}`],
   });
   let worker = ctx.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
   if (!worker) worker = await ctx.waitForEvent('serviceworker', { timeout: 30000 });
@@ -46,6 +50,33 @@ export async function launch(o = {}) {
     await rm(dir, { recursive: true, force: true }).catch(() => {});
   };
   return { ctx, worker, panel, call, tabId, close };
+}
+
+/**
+ * One Chromium with the extension and the fixture server for a whole test
+ * file: started before its first test, closed after its last.
+ * @param {Parameters<typeof launch>[0]} [options]
+ * @returns {{b: Awaited<ReturnType<typeof launch>>, server: Awaited<ReturnType<typeof serve>>}}
+ */
+export function withExtension(options) {
+  const ctx = /** @type {any} */ ({});
+  before(async () => {
+    ctx.server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+    ctx.b = await launch(options);
+  });
+  after(async () => {
+    await ctx.b?.close();
+    await ctx.server?.close();
+  });
+  return ctx;
+}
+
+/**
+ * Sends one protocol request from a web page or frame (a Playwright Page or
+ * Frame) to the extension, as any site allowed by externally_connectable would.
+ */
+export function webCall(frame, msg) {
+  return frame.evaluate(([id, m]) => chrome.runtime.sendMessage(id, m), [EXTENSION_ID, msg]);
 }
 
 /** The snapshot line holding `needle`, and the ref on it. */

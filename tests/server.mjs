@@ -15,7 +15,16 @@ export async function serve(roots) {
   const prefixes = Object.keys(roots).sort((a, b) => b.length - a.length);
   let port = 0;
   const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const url = new URL(req.url, 'http://x');
+    const path = decodeURIComponent(url.pathname);
+    if (path === '/slow') {
+      // A page whose load event comes only after `ms` milliseconds.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.write('<!doctype html><title>Slow</title><p>Still loading');
+      const timer = setTimeout(() => res.end('</p>'), Number(url.searchParams.get('ms')) || 5000);
+      res.on('close', () => clearTimeout(timer));
+      return;
+    }
     const prefix = prefixes.find((p) => path.startsWith(p));
     const rel = normalize(path.slice(prefix.length) || 'index.html');
     if (rel.startsWith('..') || rel.includes(`${sep}..`)) { res.writeHead(403).end(); return; }

@@ -1,9 +1,9 @@
 // The side panel: a person's window onto what an agent would see, using the
 // same message protocol as every other caller.
+import { ACTIONS } from '../../protocol/protocol.js';
 
 const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
-const ACTIONS = ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll'];
-for (const a of ACTIONS) $('action').append(new Option(a, a));
+for (const a of Object.keys(ACTIONS)) $('action').append(new Option(a, a));
 
 /** @param {object} msg */
 export function send(msg) {

@@ -4,6 +4,7 @@
 
 import { send } from './cdp.js';
 import { AxError } from './errors.js';
+import { ACTIONS } from '../../protocol/protocol.js';
 
 /** Keys `press` knows: key → [code, keyCode, text] */
 const KEYS = {
@@ -13,9 +14,6 @@ const KEYS = {
   PageUp: ['PageUp', 33, ''], PageDown: ['PageDown', 34, ''], Space: ['Space', 32, ' '], ' ': ['Space', 32, ' '],
 };
 
-export const ACTIONS = ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll'];
-/** Actions that make sense without a ref (on the focused element / the page). */
-export const WITHOUT_REF = new Set(['press', 'scroll']);
 
 /**
  * @typedef {{tabId:number, sessionId?:string, backendNodeId?:number, ref?:string}} Target
@@ -191,7 +189,8 @@ async function scroll(t, value) {
 }
 
 /**
- * Runs one action. The message router has checked the value's type.
+ * Runs one action (protocol/protocol.js's ACTIONS). The router has checked
+ * the request against the protocol: the value's type and range.
  * @param {Target} t
  * @param {string} action
  * @param {any} value
@@ -216,6 +215,6 @@ export async function act(t, action, value) {
     case 'focus': await focus(t); return {};
     case 'scroll': return scroll(t, value);
     default:
-      throw new AxError('bad_request', `unknown action ${JSON.stringify(action)}: use one of ${ACTIONS.join(', ')}`);
+      throw new AxError('bad_request', `unknown action ${JSON.stringify(action)}: use one of ${Object.keys(ACTIONS).join(', ')}`);
   }
 }

@@ -1,14 +1,9 @@
-// One error type for everything the extension reports: a stable machine
-// `code` and a message that says what to do next.
+// Chrome's failures as the protocol's errors: a stable machine `code` (one
+// of protocol/protocol.js's ERRORS) and a message that says what to do next.
 
-export class AxError extends Error {
-  /** @param {string} code @param {string} message */
-  constructor(code, message) {
-    super(message);
-    this.name = 'AxError';
-    this.code = code;
-  }
-}
+import { AxError } from '../../protocol/errors.js';
+
+export { AxError };
 
 /** CDP error texts we recognise, and what they mean for the caller.
  * @type {Array<[RegExp, string, string]>} */
@@ -19,7 +14,7 @@ const CDP_MEANINGS = [
     'the element has no box on screen (hidden, collapsed or display:none)'],
   [/Detached while handling command|Debugger is not attached|not attached to the tab|Target closed/i, 'detached',
     'the debugger was detached from the tab (closed, navigated away or cancelled by the user): try again'],
-  [/No tab with given id|No target with given id/i, 'no_tab', 'the tab does not exist (closed?)'],
+  [/No tab with (given )?id|No target with given id/i, 'no_tab', 'the tab does not exist (closed?)'],
   [/Another debugger is already attached/i, 'debugger_busy',
     'another debugger (DevTools?) is attached to this tab: close it and try again'],
   [/Cannot access a chrome|Cannot attach to this target|chrome-extension:\/\/|chrome:\/\//i, 'restricted_page',

@@ -1,127 +1,157 @@
-// The message protocol: validates a request, runs it, and turns every
-// failure into {ok:false, error:{code, message}} — here and nowhere else.
-//
-//   {cmd:"snapshot", tabId?, options?}       → {ok:true, text, stats}
-//   {cmd:"act", tabId?, ref?, action, value?} → {ok:true, action, ref, ...}
-//   {cmd:"resolve", tabId?, ref}             → {ok:true, ref, backendNodeId, frame, role, name, url?}
-//   {cmd:"reset", tabId?}                     → {ok:true}
-//   {cmd:"ping"}                              → {ok:true, version}
+// The one way into the extension: handle(msg, caller) validates a request
+// against the protocol (protocol/), asks the policy what this caller may
+// reach, runs the command, and turns every failure into
+// {ok:false, error:{code, message}} — here and nowhere else.
 
+import { validateRequest } from '../../protocol/validate.js';
+import { PROTOCOL_VERSION } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
+import { checkCommand, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
 import { snapshot } from './snapshot.js';
-import { act, ACTIONS, WITHOUT_REF } from './actions.js';
-import { tabState, resetTab, ready } from './tabs.js';
-import { forgetTab } from './cdp.js';
-import { attachTab, forgetSessions } from './frames.js';
+import { act } from './actions.js';
+import { tabSession, forgetTab, coreReady } from './session.js';
+import { attachTab, listFrames } from './frames.js';
+import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
 import { version } from '../pkg/axsnap_wasm.js';
 
-const OPTION_TYPES = { mode: 'string', format: 'string', maxChars: 'number', maxDepth: 'number', maxText: 'number', maxUrl: 'number', root: 'string', full: 'boolean' };
+const DEFAULT_TIMEOUT = 15000;
+const extensionOrigin = () => new URL(chrome.runtime.getURL('')).origin;
 
-function checkOptions(options) {
-  if (options === undefined) return {};
-  if (!options || typeof options !== 'object' || Array.isArray(options)) throw new AxError('bad_request', 'options must be an object');
-  for (const [k, v] of Object.entries(options)) {
-    if (!(k in OPTION_TYPES)) throw new AxError('bad_request', `unknown option ${JSON.stringify(k)}: known are ${Object.keys(OPTION_TYPES).join(', ')}`);
-    if (v !== undefined && typeof v !== OPTION_TYPES[k]) throw new AxError('bad_request', `option ${k} must be a ${OPTION_TYPES[k]}`);
-    if (OPTION_TYPES[k] === 'number' && v !== undefined && (!Number.isInteger(v) || v < 0)) throw new AxError('bad_request', `option ${k} must be a whole number ≥ 0`);
-  }
-  return options;
-}
-
-async function targetTab(msg, sender, external) {
-  if (msg.tabId !== undefined && (!Number.isInteger(msg.tabId) || msg.tabId < 0)) throw new AxError('bad_request', 'tabId must be a tab id (a whole number)');
-  if (external) {
-    // A web page may only look at and act on its own tab.
-    const own = sender.tab && sender.tab.id;
-    if (own === undefined) throw new AxError('forbidden', 'external requests must come from a tab');
-    if (msg.tabId !== undefined && msg.tabId !== own) throw new AxError('forbidden', 'a web page may only snapshot its own tab');
-    return own;
-  }
-  if (msg.tabId !== undefined) return msg.tabId;
-  if (sender.tab && sender.tab.id !== undefined && !String(sender.url || '').startsWith('chrome-extension://')) return sender.tab.id;
+/** The tab a request is about, checked against the policy; `null` when the caller may not name one. */
+async function tabOf(req, caller) {
+  const t = targetTab(caller, req.tabId);
+  if (t !== 'active') return t;
   const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   if (!tab || tab.id === undefined) throw new AxError('no_tab', 'no active tab: pass tabId');
   return tab.id;
 }
 
-function checkRef(ref, required) {
-  if (ref === undefined && !required) return undefined;
-  if (typeof ref !== 'string') throw new AxError('bad_request', 'ref must be a string like "A7"');
-  return ref;
+/** Why Chrome lets no extension read the tab's page, from its URL, or null. */
+async function restricted(tabId) {
+  const tab = await getTab(tabId);
+  const why = restrictedReason(tab.url || tab.pendingUrl, extensionOrigin());
+  return why && `${why}: tab ${tabId} shows ${tab.url || tab.pendingUrl}`;
 }
 
-function checkValue(action, value) {
-  if (['fill', 'type', 'select', 'press'].includes(action) && typeof value !== 'string') {
-    throw new AxError('bad_request', `${action} needs a string value`);
-  }
-  if (action === 'scroll' && value !== undefined && typeof value !== 'string' && typeof value !== 'number') {
-    throw new AxError('bad_request', 'scroll value is "up", "down" or a number of pixels');
-  }
+/** Refuses pages Chrome lets no extension read, before attaching. */
+async function readable(tabId) {
+  const why = await restricted(tabId);
+  if (why) throw new AxError('restricted_page', why);
 }
 
-/** Resolves a ref through the tab's table into an action target. */
-async function target(tabId, ref) {
-  const st = await tabState(tabId);
+/** The frames a caller may see, as collectFrames wants it; refuses when that is none. */
+function framesFor(caller) {
+  return (frames) => {
+    const visible = visibleFrames(caller, frames);
+    if (visible && visible.size === 0) throw new AxError('forbidden', 'no frame of this tab belongs to the asking page\'s origin (did it navigate?)');
+    return visible;
+  };
+}
+
+/** Resolves a ref through the caller's table, and checks its frame is still one the caller may see. */
+async function target(tabId, ref, caller) {
+  const session = await tabSession(tabId);
   let t;
   try {
-    t = st.snapshotter.resolve(ref);
+    t = session.refs(refScope(caller)).resolve(ref);
   } catch (e) {
     throw new AxError(e.code || 'bad_ref', e.message);
   }
-  const sessionId = st.frameSessions[t.frame] || undefined;
+  if (caller.kind === 'web') {
+    await attachTab(tabId);
+    const visible = visibleFrames(caller, await listFrames(tabId));
+    if (visible && !visible.has(t.frame)) throw new AxError('forbidden', `${ref} is in a frame this page may not reach (another origin, or the top page)`);
+  }
+  const sessionId = session.frameSessions[t.frame] || undefined;
   return { tabId, sessionId, backendNodeId: t.backendNodeId, ref, frame: t.frame, role: t.role, name: t.name, url: t.url };
 }
 
-async function run(msg, sender, external) {
-  if (!msg || typeof msg !== 'object' || Array.isArray(msg)) throw new AxError('bad_request', 'a request is an object like {cmd:"snapshot"}');
-  if (typeof msg.cmd !== 'string') throw new AxError('bad_request', 'the request has no cmd: use snapshot, act, resolve, reset or ping');
-  await ready;
-  switch (msg.cmd) {
-    case 'ping':
-      return { version: version() };
-    case 'snapshot': {
-      const tabId = await targetTab(msg, sender, external);
-      return { tabId, ...(await snapshot(tabId, checkOptions(msg.options))) };
+/** One function per command of the protocol, each given the validated request and the caller. */
+const COMMANDS = {
+  ping: async () => ({ version: version(), protocol: PROTOCOL_VERSION }),
+
+  snapshot: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    await readable(tabId);
+    return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller) })) };
+  },
+
+  resolve: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    const t = await target(tabId, req.ref, caller);
+    return { ref: t.ref, backendNodeId: t.backendNodeId, frame: t.frame, role: t.role, name: t.name, ...(t.url ? { url: t.url } : {}) };
+  },
+
+  act: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    await readable(tabId);
+    await attachTab(tabId);
+    const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
+    const result = await act(t, req.action, req.value);
+    return { action: req.action, ...(req.ref === undefined ? {} : { ref: req.ref }), ...result };
+  },
+
+  reset: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    const session = await tabSession(tabId);
+    session.refs(refScope(caller), { snapshot: true }).reset();
+    await session.save();
+    return {};
+  },
+
+  tabs: async (req, caller) => {
+    const timeout = req.timeout ?? DEFAULT_TIMEOUT;
+    switch (req.action ?? 'list') {
+      case 'list': return listTabs((id) => mayReachTab(caller, id));
+      case 'open': return openTab(navigableUrl(req.url), req.active, timeout);
+      case 'switch': return switchTab(targetTab(caller, req.tabId));
+      case 'close': return closeTab(targetTab(caller, req.tabId));
+      default: throw new AxError('internal', `tabs ${req.action} has no handler`);
     }
-    case 'resolve': {
-      const tabId = await targetTab(msg, sender, external);
-      const t = await target(tabId, checkRef(msg.ref, true));
-      return { ref: t.ref, backendNodeId: t.backendNodeId, frame: t.frame, role: t.role, name: t.name, ...(t.url ? { url: t.url } : {}) };
-    }
-    case 'act': {
-      if (typeof msg.action !== 'string' || !ACTIONS.includes(msg.action)) {
-        throw new AxError('bad_request', `action must be one of ${ACTIONS.join(', ')}`);
-      }
-      checkValue(msg.action, msg.value);
-      const tabId = await targetTab(msg, sender, external);
-      const ref = checkRef(msg.ref, !WITHOUT_REF.has(msg.action));
-      await attachTab(tabId);
-      const t = ref === undefined ? { tabId, ref: 'page' } : await target(tabId, ref);
-      const result = await act(t, msg.action, msg.value);
-      return { action: msg.action, ...(ref === undefined ? {} : { ref }), ...result };
-    }
-    case 'reset': {
-      const tabId = await targetTab(msg, sender, external);
-      await resetTab(tabId);
-      return {};
-    }
-    default:
-      throw new AxError('unknown_command', `unknown cmd ${JSON.stringify(msg.cmd)}: use snapshot, act, resolve, reset or ping`);
+  },
+
+  navigate: async (req, caller) => navigate(await tabOf(req, caller), navigableUrl(req.url), req.timeout ?? DEFAULT_TIMEOUT),
+
+  back: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    return back(tabId, req.timeout ?? DEFAULT_TIMEOUT, !(await restricted(tabId)));
+  },
+};
+
+/**
+ * Answers one request. Never throws: every outcome is a response.
+ * @param {unknown} msg  the request as it arrived
+ * @param {import('./policy.js').Caller} caller  who asks, from Chrome's sender (policy.callerFrom)
+ */
+export async function handle(msg, caller) {
+  let req;
+  let tabId;
+  try {
+    req = validateRequest(msg);
+    checkCommand(caller, req);
+    await coreReady();
+    const run = COMMANDS[req.cmd];
+    if (!run) throw new AxError('internal', `${req.cmd} has no handler`);
+    const result = await run(req, caller);
+    tabId = result.tabId;
+    return { ok: true, ...(req.id === undefined ? {} : { id: req.id }), ...result };
+  } catch (e) {
+    const error = toPayload(e);
+    if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);
+    return { ok: false, ...(req && req.id !== undefined ? { id: req.id } : {}), error };
   }
 }
 
-/** Never throws: every outcome is a response. */
-export async function handle(msg, sender, external = false) {
+/**
+ * Detached without an onDetach event (our own detach, a race, a missed
+ * event): whichever tab the request was about, with or without `tabId`, the
+ * next request must attach again.
+ */
+async function forgetAttachment(error, req, caller, known) {
   try {
-    return { ok: true, ...(await run(msg, sender || {}, external)) };
-  } catch (e) {
-    const error = toPayload(e);
-    // Detached without an onDetach event (our own detach, or a race): the
-    // next request must attach again.
-    if ((error.code === 'detached' || error.code === 'no_tab') && msg && Number.isInteger(msg.tabId)) {
-      await forgetTab(msg.tabId);
-      forgetSessions(msg.tabId);
-    }
-    return { ok: false, error };
-  }
+    const tabId = known ?? (req ? await tabOf(req, caller) : undefined);
+    if (tabId === undefined) return;
+    if (error === 'no_tab') await forgetTab(tabId);
+    else (await tabSession(tabId)).detached();
+  } catch { /* no tab to forget */ }
 }

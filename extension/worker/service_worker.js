@@ -3,17 +3,20 @@
 // the message that woke the worker.
 
 import { handle } from './router.js';
-import { onDebuggerEvent, forgetSessions } from './frames.js';
-import { forgetTab } from './cdp.js';
-import { dropTab, resetTab } from './tabs.js';
+import { callerFrom } from './policy.js';
+import { onDebuggerEvent } from './frames.js';
+import { knownSession, forgetTab, coreReady } from './session.js';
+
+const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
+coreReady(); // the Wasm core loads while the first message is on its way
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-  handle(msg, sender, false).then(sendResponse);
+  handle(msg, callerFrom(sender, { external: false, extensionOrigin })).then(sendResponse);
   return true; // the response is async
 });
 
 chrome.runtime.onMessageExternal.addListener((msg, sender, sendResponse) => {
-  handle(msg, sender, true).then(sendResponse);
+  handle(msg, callerFrom(sender, { external: true, extensionOrigin })).then(sendResponse);
   return true;
 });
 
@@ -23,19 +26,16 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
 
 chrome.debugger.onDetach.addListener((source) => {
   if (source.tabId === undefined) return;
-  forgetTab(source.tabId);
-  forgetSessions(source.tabId);
+  knownSession(source.tabId).then((s) => s && s.detached(), () => {});
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   forgetTab(tabId);
-  forgetSessions(tabId);
-  dropTab(tabId);
 });
 
 chrome.tabs.onUpdated.addListener((tabId, change) => {
   // A new document: refs of the old one must never match its elements.
-  if (change.status === 'loading' && change.url) resetTab(tabId);
+  if (change.status === 'loading' && change.url) knownSession(tabId).then((s) => s && s.reset(), () => {});
 });
 
 chrome.runtime.onInstalled.addListener(() => {

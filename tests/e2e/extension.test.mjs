@@ -179,8 +179,11 @@ test('malformed requests get typed errors and the worker carries on', async () =
     [{ cmd: 'act', tabId, action: 'click' }, 'bad_request'],
     [{ cmd: 'act', tabId, ref: 'A1', action: 'teleport' }, 'bad_request'],
     [{ cmd: 'act', tabId, ref: 'A1', action: 'fill', value: 5 }, 'bad_request'],
-    [{ cmd: 'snapshot', tabId, options: { maxChars: -1 } }, 'bad_request'],
-    [{ cmd: 'snapshot', tabId, options: { colour: 'red' } }, 'bad_request'],
+    [{ cmd: 'snapshot', tabId, options: { maxChars: -1 } }, 'bad_options'],
+    [{ cmd: 'snapshot', tabId, options: { colour: 'red' } }, 'bad_options'],
+    [{ cmd: 'snapshot', tabId, typo: 1 }, 'bad_request'],
+    [{ cmd: 'act', tabId, ref: 'A1', action: 'fill', value: 'x'.repeat(1 << 20) }, 'too_large'],
+    [{ cmd: 'act', tabId, action: 'scroll', value: -1e100 }, 'bad_request'],
     [{ cmd: 'snapshot', tabId, options: { mode: 'sideways' } }, 'bad_options'],
     [{ cmd: 'snapshot', tabId: 'seven' }, 'bad_request'],
     [{ cmd: 'resolve', tabId, ref: 'Z9' }, 'bad_ref'],
@@ -193,8 +196,12 @@ test('malformed requests get typed errors and the worker carries on', async () =
     assert.equal(res.error.code, code, `${JSON.stringify(msg)} → ${JSON.stringify(res.error)}`);
     assert.equal(typeof res.error.message, 'string');
   }
-  const ping = await b.call({ cmd: 'ping' });
-  assert.equal(ping.ok, true);
+  const ping = await b.call({ cmd: 'ping', id: 'p1' });
+  assert.deepEqual([ping.ok, ping.id, ping.protocol], [true, 'p1', 1]);
+  // Built in the page: a `__proto__` key survives only JSON, not Playwright's argument passing.
+  const proto = await b.panel.evaluate(() => chrome.runtime.sendMessage(JSON.parse('{"cmd":"snapshot","options":{"__proto__":{"mode":"x"}}}')));
+  assert.equal(proto.error.code, 'bad_options');
+  assert.match(proto.error.message, /^unknown option "__proto__": known are mode, format/);
 });
 
 test('secret values never appear in any output, in any frame or shadow root', async () => {

@@ -1,0 +1,176 @@
+// Who may do what. Pure decisions over a caller, built only from what Chrome
+// says about the sender, and facts about tabs and frames; no chrome.* calls,
+// so every rule is unit-tested in Node (tests/unit/policy.test.mjs).
+//
+// Callers:
+//   {kind:'panel'}                                  the extension's own pages (side panel)
+//   {kind:'web', origin, tabId, frameId, url}       a web page (externally_connectable today,
+//                                                   the consented bridge later)
+//   {kind:'agent', id, tabs}                        a desktop agent (MCP), later: reaches only the
+//                                                   tabs it opened or the person shared (`tabs`)
+// Per-origin grants (allow once, always) will widen what a web caller
+// reaches; they arrive on the caller as `grants` and are decided here too.
+
+import { AxError } from '../../protocol/errors.js';
+
+/**
+ * @typedef {{kind: 'panel'}
+ *   | {kind: 'web', origin: string, tabId?: number, frameId: number, url?: string}
+ *   | {kind: 'agent', id: string, tabs: number[]}} Caller
+ * @typedef {{frameId: string, parentId?: string, origin?: string}} FrameFact
+ */
+
+/**
+ * The caller of a message, from Chrome's `sender` only: nothing the message
+ * says about itself counts.
+ * @param {chrome.runtime.MessageSender} sender
+ * @param {{external: boolean, extensionOrigin: string}} how  onMessageExternal or onMessage; our own origin
+ * @returns {Caller}
+ */
+export function callerFrom(sender, { external, extensionOrigin }) {
+  const s = sender || {};
+  const origin = s.origin || originOf(s.url);
+  if (!external && origin === extensionOrigin) return { kind: 'panel' };
+  return {
+    kind: 'web',
+    origin,
+    tabId: s.tab && Number.isInteger(s.tab.id) && s.tab.id >= 0 ? s.tab.id : undefined,
+    // Unknown counts as not the top frame: the narrower reach.
+    frameId: Number.isInteger(s.frameId) ? s.frameId : -1,
+    url: s.url,
+  };
+}
+
+/** A URL's origin; for schemes URL calls opaque but Chrome does not (chrome-extension:), scheme and host. */
+function originOf(url) {
+  try {
+    const u = new URL(url);
+    return u.origin !== 'null' ? u.origin : u.host ? `${u.protocol}//${u.host}` : 'null';
+  } catch {
+    return 'null';
+  }
+}
+
+/** An opaque origin (sandboxed frame, data: URL) matches nothing, not even itself. */
+const opaque = (origin) => !origin || origin === 'null' || origin.endsWith('://');
+
+/** What a web page may ask today, before per-origin consent exists. */
+const WEB_COMMANDS = new Set(['ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs']);
+
+/**
+ * Refuses a command the caller may not use at all.
+ * @param {Caller} caller
+ * @param {{cmd: string, action?: string, ref?: string}} req  a validated request
+ */
+export function checkCommand(caller, req) {
+  if (caller.kind === 'panel' || caller.kind === 'agent') return;
+  if (caller.kind !== 'web') throw new AxError('forbidden', 'unknown caller');
+  const tabsChange = req.cmd === 'tabs' && (req.action ?? 'list') !== 'list';
+  if (!WEB_COMMANDS.has(req.cmd) || tabsChange) {
+    throw new AxError('forbidden', `a web page may not use ${req.cmd}${tabsChange ? ` ${req.action}` : ''}: it may snapshot, act and resolve in its own tab`);
+  }
+  if (req.cmd === 'act' && req.ref === undefined) {
+    // Keys and wheel events without a ref go wherever the focus or the pointer is, maybe another origin's frame.
+    throw new AxError('forbidden', `a web page must name one of its own refs to ${req.action}`);
+  }
+  if (req.cmd !== 'ping' && caller.tabId === undefined) throw new AxError('forbidden', 'a web request must come from a page in a tab');
+  if (req.cmd !== 'ping' && opaque(caller.origin)) throw new AxError('forbidden', 'a page with an opaque origin (sandboxed, data:) reaches nothing');
+}
+
+/** May the caller reach this tab? */
+export function mayReachTab(caller, tabId) {
+  if (caller.kind === 'panel') return true;
+  if (caller.kind === 'web') return tabId === caller.tabId;
+  if (caller.kind === 'agent') return caller.tabs.includes(tabId);
+  return false;
+}
+
+/**
+ * The tab a request is about: its `tabId`, else the caller's own tab, else
+ * (`'active'`) the active tab of the last focused window.
+ * @returns {number|'active'}
+ */
+export function targetTab(caller, tabId) {
+  const chosen = tabId ?? (caller.kind === 'web' ? caller.tabId : undefined);
+  if (chosen === undefined) {
+    if (caller.kind === 'panel') return 'active';
+    throw new AxError('forbidden', 'this caller must name a tab it may reach (tabId)');
+  }
+  if (!mayReachTab(caller, chosen)) {
+    throw new AxError('forbidden', caller.kind === 'web' ? 'a web page may only reach its own tab' : `tab ${chosen} was not shared with this caller`);
+  }
+  return chosen;
+}
+
+/**
+ * The frames of a tab the caller may see, or null for all of them. A web
+ * page sees the frames of its own origin; one that is not the top frame never
+ * sees the top page (and so is shown its own frames as the snapshot's root).
+ * @param {Caller} caller
+ * @param {FrameFact[]} frames  the tab's frames; the one without parentId is the top
+ * @returns {Set<string>|null}
+ */
+export function visibleFrames(caller, frames) {
+  if (caller.kind !== 'web') return null;
+  const visible = new Set();
+  if (opaque(caller.origin)) return visible;
+  // A top frame of another origin: the page that asked is gone.
+  if (caller.frameId === 0 && frames.some((f) => !f.parentId && f.origin !== caller.origin)) return visible;
+  for (const f of frames) {
+    const top = !f.parentId;
+    if (top && caller.frameId !== 0) continue;
+    if (f.origin === caller.origin) visible.add(f.frameId);
+  }
+  return visible;
+}
+
+/**
+ * Which ref table of a tab a caller's refs live in: callers never see or
+ * resolve each other's refs (and a snapshot of part of a tab does not make
+ * another caller's refs stale).
+ */
+export function refScope(caller) {
+  if (caller.kind === 'panel') return 'panel';
+  if (caller.kind === 'agent') return `agent ${caller.id}`;
+  return `web ${caller.origin}${caller.frameId === 0 ? '' : ' frame'}`;
+}
+
+/** Schemes whose pages no extension may debug. */
+const RESTRICTED_SCHEMES = new Set(['chrome:', 'chrome-untrusted:', 'chrome-search:', 'chrome-error:', 'devtools:', 'view-source:', 'edge:', 'brave:', 'opera:', 'vivaldi:']);
+const WEB_STORE = [/^https:\/\/chromewebstore\.google\.com(\/|$)/, /^https:\/\/chrome\.google\.com\/webstore(\/|$)/];
+
+/**
+ * Why Chrome will not let the extension read a page at `url`, or null.
+ * Decided from the tab's URL before attaching: attaching to some of these
+ * fails with unclear errors, or (view-source:) succeeds on the wrong document.
+ * @param {string|undefined} url
+ * @param {string} extensionOrigin  our own pages may be read
+ */
+export function restrictedReason(url, extensionOrigin) {
+  if (!url) return null;
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (RESTRICTED_SCHEMES.has(u.protocol)) return `Chrome does not let extensions read ${u.protocol} pages`;
+  if (u.protocol === 'chrome-extension:' && originOf(url) !== extensionOrigin) return 'Chrome does not let an extension read another extension\'s pages';
+  if (u.protocol === 'about:' && !['about:blank', 'about:srcdoc'].includes(`${u.protocol}${u.pathname}`)) return `Chrome does not let extensions read ${url}`;
+  if (WEB_STORE.some((re) => re.test(url))) return 'Chrome does not let extensions read the Web Store';
+  return null;
+}
+
+/** A URL `navigate` and `tabs open` may load: http and https only (no file:, javascript:, chrome:). */
+export function navigableUrl(url) {
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AxError('bad_request', `${JSON.stringify(url)} is not a URL: give a full http or https URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new AxError('forbidden', `only http and https URLs can be opened, not ${u.protocol}`);
+  }
+  return u.href;
+}

@@ -1,0 +1,195 @@
+// Per-tab state, one owner: everything the worker knows about a tab lives in
+// its TabSession, saved under one chrome.storage.session key (`tab:<id>`) so
+// it outlives a service-worker restart, and dropped by one `forgetTab`.
+//
+//   attached       we hold a debugger session on the tab (cdp.js)
+//   oopifs         sessionId → {targetId, url}: the CDP sessions of its out-of-process frames (frames.js)
+//   frameSessions  frameId → sessionId|null, as the last snapshot read them (refs resolve through it)
+//   scopes         ref scope (policy.refScope: one per caller) → the core's Snapshotter, its ref table
+//   lost           scopes whose refs could not be saved (storage full): after a restart they answer storage_full
+//
+// Where the next kinds of state go:
+//   - per-origin grants that end with the tab ("allow once"): here, as `grants: {[origin]: {tabs, frames}}`,
+//     saved with the rest; grants that outlive the tab ("always") in chrome.storage.local under `grants`,
+//     owned by a grants module, read into the caller by the router.
+//   - the co-pilot's conversation is per window, not per tab: chrome.storage.session under `window:<id>`,
+//     owned by the panel's agent code; it names tabs by id and needs nothing from here.
+
+import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
+import { AxError } from '../../protocol/errors.js';
+
+let loadingCore;
+/** The Wasm core, loaded once: the worker starts it at startup, handlers await it. */
+export function coreReady() {
+  loadingCore ??= init();
+  return loadingCore;
+}
+
+const KEY = (tabId) => `tab:${tabId}`;
+const VERSION = 2;
+/**
+ * The most one tab may keep in chrome.storage.session (10 MB for the whole
+ * extension): a page with hundreds of thousands of links keeps its refs in
+ * memory only, and cannot crowd out every other tab.
+ */
+export const TAB_RECORD_LIMIT = 1_000_000;
+/** Callers per tab whose refs are kept; the least recently used goes first. */
+const MAX_SCOPES = 8;
+
+export class TabSession {
+  /** @param {number} tabId @param {any} [saved] */
+  constructor(tabId, saved) {
+    this.tabId = tabId;
+    const ok = saved && saved.v === VERSION;
+    /** Saved as attached: after a restart, cdp.js checks that it still is. */
+    this.attached = ok ? Boolean(saved.attached) : false;
+    /** Attached in this worker's life (not only in storage). */
+    this.live = false;
+    /** @type {Map<string, {targetId: string, url: string}>} */
+    this.oopifs = new Map(ok && saved.oopifs ? saved.oopifs : []);
+    /** Restored without a list of frame sessions: they must be announced again. */
+    this.announce = ok && this.attached && !saved.oopifs;
+    /** @type {Record<string, string|null>} */
+    this.frameSessions = (ok && saved.frameSessions) || {};
+    /** @type {Map<string, Snapshotter>} */
+    this.scopes = new Map();
+    /** @type {Record<string, string>} refs as saved, imported when a scope is first used */
+    this.savedRefs = (ok && saved.scopes) || {};
+    this.lost = new Set(ok && saved.lost ? saved.lost : []);
+    this.pending = null;
+  }
+
+  /**
+   * The ref table of one caller scope.
+   * @param {string} scope
+   * @param {{snapshot?: boolean}} [use]  a snapshot may start afresh where refs were lost
+   */
+  refs(scope, use = {}) {
+    if (this.lost.has(scope)) {
+      if (!use.snapshot) {
+        throw new AxError('storage_full', 'this tab\'s refs were too large to keep while the service worker was stopped: take a new snapshot');
+      }
+      this.lost.delete(scope);
+    }
+    let s = this.scopes.get(scope);
+    if (s) {
+      this.scopes.delete(scope); // keep the map in last-used order
+    } else {
+      s = new Snapshotter();
+      const saved = this.savedRefs[scope];
+      if (saved) {
+        try {
+          s.importRefs(saved);
+        } catch { /* a table from another version: start afresh */ }
+        delete this.savedRefs[scope];
+      }
+    }
+    this.scopes.set(scope, s);
+    for (const [old, table] of this.scopes) {
+      if (this.scopes.size <= MAX_SCOPES) break;
+      table.free();
+      this.scopes.delete(old);
+    }
+    return s;
+  }
+
+  /** The tab shows a new document: no caller's refs may match its elements. */
+  reset() {
+    for (const s of this.scopes.values()) s.reset();
+    this.savedRefs = {};
+    this.lost.clear();
+    this.save();
+  }
+
+  /** The debugger is gone (detached by the user, DevTools, a crash): refs stay, sessions go. */
+  detached() {
+    this.attached = false;
+    this.live = false;
+    this.oopifs.clear();
+    this.announce = false;
+    this.save();
+  }
+
+  /** The record as saved; scopes that would not fit are left out and marked lost. */
+  record() {
+    const scopes = { ...this.savedRefs };
+    for (const [scope, s] of this.scopes) scopes[scope] = s.exportRefs();
+    const lost = new Set(this.lost);
+    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions };
+    let size = JSON.stringify(base).length + Object.values(scopes).reduce((n, r) => n + r.length + 40, 0);
+    for (const scope of Object.keys(scopes).sort((a, b) => scopes[b].length - scopes[a].length)) {
+      if (size <= TAB_RECORD_LIMIT) break;
+      size -= scopes[scope].length;
+      delete scopes[scope];
+      lost.add(scope);
+    }
+    return { ...base, scopes, lost: [...lost] };
+  }
+
+  /**
+   * Saves the tab's record, at most once per turn of the event loop however
+   * many changes asked for it. Never throws: storage that is full costs this
+   * tab its refs after a restart (storage_full), nothing else.
+   * @returns {Promise<void>}
+   */
+  save() {
+    if (!this.pending) {
+      this.pending = Promise.resolve().then(async () => {
+        this.pending = null;
+        if (sessions.get(this.tabId) !== this) return; // forgotten meanwhile
+        const record = this.record();
+        try {
+          await chrome.storage.session.set({ [KEY(this.tabId)]: record });
+        } catch {
+          // Only what must outlive a restart: that we are attached, and which refs are lost.
+          const lost = [...new Set([...record.lost, ...Object.keys(record.scopes)])];
+          await chrome.storage.session.set({ [KEY(this.tabId)]: { v: VERSION, attached: record.attached, lost } }).catch(() => {});
+        }
+      });
+    }
+    return this.pending;
+  }
+}
+
+/** tabId → the session, or the promise of it while it loads from storage. */
+const sessions = new Map();
+const loading = new Map();
+
+/**
+ * The tab's session, restored from storage after a worker restart.
+ * @param {number} tabId
+ * @returns {Promise<TabSession>}
+ */
+export async function tabSession(tabId) {
+  const known = sessions.get(tabId);
+  if (known) return known;
+  if (!loading.has(tabId)) {
+    loading.set(tabId, (async () => {
+      try {
+        await coreReady();
+        const stored = /** @type {any} */ (await chrome.storage.session.get(KEY(tabId)));
+        const s = sessions.get(tabId) || new TabSession(tabId, stored[KEY(tabId)]);
+        sessions.set(tabId, s);
+        return s;
+      } finally {
+        loading.delete(tabId);
+      }
+    })());
+  }
+  return loading.get(tabId);
+}
+
+/** The tab's session if the worker has one (in memory or saved), else null: nothing is created. */
+export async function knownSession(tabId) {
+  if (sessions.has(tabId) || loading.has(tabId)) return tabSession(tabId);
+  const stored = /** @type {any} */ (await chrome.storage.session.get(KEY(tabId)));
+  return stored[KEY(tabId)] ? tabSession(tabId) : null;
+}
+
+/** The tab is gone: everything about it goes. */
+export async function forgetTab(tabId) {
+  const s = sessions.get(tabId);
+  sessions.delete(tabId);
+  if (s) for (const table of s.scopes.values()) table.free();
+  await chrome.storage.session.remove(KEY(tabId)).catch(() => {});
+}

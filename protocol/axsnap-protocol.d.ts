@@ -1,0 +1,483 @@
+// The axsnap message protocol, version 1: every request, answer and error code.
+// Generated from protocol/protocol.js by scripts/protocol.mjs: do not edit.
+
+export type ProtocolVersion = 1;
+
+/** A caller's request id, echoed in the answer. */
+export type RequestId = string | number;
+
+/** Every error code, with its meaning. */
+export type ErrorCode =
+  /** malformed request: not an object, a missing or unknown field, a wrong value type */
+  | "bad_request"
+  /** the request is larger than 1 MB */
+  | "too_large"
+  /** cmd is not a command of this protocol */
+  | "unknown_command"
+  /** the caller may not reach this tab, frame, ref or command */
+  | "forbidden"
+  /** an unknown snapshot option or a value it cannot take */
+  | "bad_options"
+  /** not a ref (refs look like A7) */
+  | "bad_ref"
+  /** the ref was never issued to this caller in this tab */
+  | "unknown_ref"
+  /** the element is gone (removed, or the page navigated): take a new snapshot */
+  | "stale_ref"
+  /** the element has no box on screen; nothing was done */
+  | "not_visible"
+  /** another element covers the element's centre; nothing was clicked */
+  | "obscured"
+  /** the element is not a text field */
+  | "not_fillable"
+  /** the element is not a <select> */
+  | "not_a_select"
+  /** the <select> has no option with that value or label */
+  | "no_such_option"
+  /** the element is not a checkbox, radio or switch */
+  | "not_checkable"
+  /** the tab does not exist (closed?) */
+  | "no_tab"
+  /** the debugger was detached from the tab; the next request attaches again */
+  | "detached"
+  /** another debugger (DevTools) is attached to the tab */
+  | "debugger_busy"
+  /** Chrome allows no extension to read this page (chrome://, devtools://, view-source:, other extensions, the Web Store) */
+  | "restricted_page"
+  /** the tab has no earlier page to go back to */
+  | "no_history"
+  /** this tab's refs could not be kept while the service worker was stopped: take a new snapshot */
+  | "storage_full"
+  /** the core could not read the accessibility tree */
+  | "bad_input"
+  /** Chrome refused a debugger command */
+  | "cdp_error"
+  /** a script in the page failed while acting */
+  | "page_error"
+  /** a bug in axsnap: please report it */
+  | "internal";
+
+/** Snapshot options. */
+export interface SnapshotOptions {
+  /** `full` (everything a reader sees) or `interactive` (actionable nodes with their landmarks, headings, tables, menus) */
+  mode?: "full" | "interactive";
+  /** `text` or `json` (rows `[depth, role, name, props, ref]`) */
+  format?: "text" | "json";
+  /** cut on a line boundary to at most N characters; `0` = no cap */
+  maxChars?: number;
+  /** shorthand for `maxChars: 0` */
+  full?: boolean;
+  /** hide lines nested deeper than N; one line says how many were hidden */
+  maxDepth?: number;
+  /** clip each text and name to N characters */
+  maxText?: number;
+  /** clip link URLs longer than N characters (64 when the output is capped) */
+  maxUrl?: number;
+  /** snapshot only the part of the page around a ref from an earlier snapshot */
+  root?: string;
+}
+
+export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll";
+
+/** the compact text (or JSON) view of a tab, with refs to act on */
+export interface SnapshotRequest {
+  cmd: "snapshot";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** snapshot options */
+  options?: SnapshotOptions;
+}
+
+export interface SnapshotResult {
+  /** the tab */
+  tabId: number;
+  /** the snapshot */
+  text: string;
+  /** sizes and timings */
+  stats: {
+    /** refs in the output */
+    refs: number;
+    /** characters */
+    chars: number;
+    /** estimated tokens */
+    tokensEst: number;
+    /** lines */
+    lines: number;
+    /** accessibility nodes read */
+    nodesIn: number;
+    /** nodes printed */
+    nodesOut: number;
+    /** lines left out by the caps */
+    truncatedLines: number;
+    /** frames read */
+    frames: number;
+    /** frames that could not be read */
+    framesFailed: Array<string>;
+    /** secret fields redacted */
+    secrets: number;
+    /** milliseconds per stage */
+    timings: {
+      attachMs: number;
+      fetchMs: number;
+      secretsMs: number;
+      serializeMs: number;
+      totalMs: number;
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
+}
+
+export interface ActRequest_Click {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** click the element's centre (refused when hidden or covered) */
+  action: "click";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+}
+export interface ActRequest_Fill {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** replace the field's value; fires input and change */
+  action: "fill";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+  /** the new value */
+  value: string;
+}
+export interface ActRequest_Type {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** type key by key at the caret */
+  action: "type";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+  /** the text to type */
+  value: string;
+}
+export interface ActRequest_Press {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** press one key, in the element or (without a ref) where the focus is */
+  action: "press";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref?: string;
+  /** `Enter`, `Tab`, `Escape`, `Backspace`, `Delete`, an arrow, `Home`, `End`, `PageUp`, `PageDown`, `Space`, or one character */
+  value: string;
+}
+export interface ActRequest_Select {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** choose an option of a `<select>` */
+  action: "select";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+  /** an option's value or label */
+  value: string;
+}
+export interface ActRequest_Check {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** make a checkbox, radio or switch checked */
+  action: "check";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+}
+export interface ActRequest_Uncheck {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** make a checkbox or switch unchecked */
+  action: "uncheck";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+}
+export interface ActRequest_Hover {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** move the mouse over the element */
+  action: "hover";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+}
+export interface ActRequest_Focus {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** focus the element */
+  action: "focus";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+}
+export interface ActRequest_Scroll {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** scroll the page or the element; with a ref and no value, scroll it into view */
+  action: "scroll";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref?: string;
+  /** `"up"`, `"down"` or pixels (down is positive) */
+  value?: "up" | "down" | number;
+}
+/** act on an element by ref */
+export type ActRequest = ActRequest_Click | ActRequest_Fill | ActRequest_Type | ActRequest_Press | ActRequest_Select | ActRequest_Check | ActRequest_Uncheck | ActRequest_Hover | ActRequest_Focus | ActRequest_Scroll;
+
+export interface ActResult {
+  /** the action done */
+  action: "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll";
+  /** the ref acted on */
+  ref?: string;
+  /** `select`: the label of the option chosen */
+  selected?: string;
+  /** `check`/`uncheck`: the state now */
+  checked?: boolean;
+}
+
+/** where a ref points: its frame, DOM node, role, name and a link's full URL */
+export interface ResolveRequest {
+  cmd: "resolve";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+}
+
+export interface ResolveResult {
+  /** the ref */
+  ref: string;
+  /** the DOM node (backendDOMNodeId) */
+  backendNodeId: number;
+  /** the frame */
+  frame: string;
+  /** its role */
+  role: string;
+  /** its name */
+  name: string;
+  /** a link's full URL */
+  url?: string;
+}
+
+/** forget the refs this caller holds for the tab */
+export interface ResetRequest {
+  cmd: "reset";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+}
+
+export interface ResetResult {
+}
+
+export interface TabsRequest_List {
+  cmd: "tabs";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tabs this caller may reach */
+  action?: "list";
+}
+export interface TabsRequest_Open {
+  cmd: "tabs";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** open a URL in a new tab and wait for it to load (bounded) */
+  action: "open";
+  /** an http or https URL */
+  url: string;
+  /** `open`: make the new tab active (default true) */
+  active?: boolean;
+  /** how long to wait for the page to load, in ms (at most 60000) */
+  timeout?: number;
+}
+export interface TabsRequest_Switch {
+  cmd: "tabs";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** make a tab the active one of its window, and its window the focused one */
+  action: "switch";
+  /** the tab to switch to or close */
+  tabId: number;
+}
+export interface TabsRequest_Close {
+  cmd: "tabs";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** close a tab */
+  action: "close";
+  /** the tab to switch to or close */
+  tabId: number;
+}
+/** list, open, switch to or close tabs */
+export type TabsRequest = TabsRequest_List | TabsRequest_Open | TabsRequest_Switch | TabsRequest_Close;
+
+export type TabsResult =
+  | {
+    /** the tabs */
+    tabs: Array<{
+      /** the tab */
+      tabId: number;
+      /** its window */
+      windowId: number;
+      /** its title */
+      title: string;
+      /** its URL */
+      url: string;
+      /** whether it is the active tab of its window */
+      active: boolean;
+    }>;
+  }
+  | {
+    /** the tab */
+    tabId: number;
+    /** its window */
+    windowId: number;
+    /** its title */
+    title: string;
+    /** its URL */
+    url: string;
+    /** whether it is the active tab of its window */
+    active: boolean;
+    /** whether the page finished loading within the timeout */
+    loaded: boolean;
+  }
+  | {
+    /** the tab */
+    tabId: number;
+    /** its window */
+    windowId: number;
+    /** its title */
+    title: string;
+    /** its URL */
+    url: string;
+    /** whether it is the active tab of its window */
+    active: boolean;
+  }
+  | {
+    /** the tab closed */
+    tabId: number;
+  };
+
+/** load a URL in a tab and wait for it (bounded) */
+export interface NavigateRequest {
+  cmd: "navigate";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** an http or https URL */
+  url: string;
+  /** how long to wait for the page to load, in ms (at most 60000) */
+  timeout?: number;
+}
+
+export interface NavigateResult {
+  /** the tab */
+  tabId: number;
+  /** its window */
+  windowId: number;
+  /** its title */
+  title: string;
+  /** its URL */
+  url: string;
+  /** whether it is the active tab of its window */
+  active: boolean;
+  /** whether the page finished loading within the timeout */
+  loaded: boolean;
+}
+
+/** go back one page in a tab's history and wait for it (bounded) */
+export interface BackRequest {
+  cmd: "back";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** how long to wait for the page to load, in ms (at most 60000) */
+  timeout?: number;
+}
+
+export interface BackResult {
+  /** the tab */
+  tabId: number;
+  /** its window */
+  windowId: number;
+  /** its title */
+  title: string;
+  /** its URL */
+  url: string;
+  /** whether it is the active tab of its window */
+  active: boolean;
+  /** whether the page finished loading within the timeout */
+  loaded: boolean;
+}
+
+/** is the extension there, and which version */
+export interface PingRequest {
+  cmd: "ping";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+}
+
+export interface PingResult {
+  /** the core's version */
+  version: string;
+  /** PROTOCOL_VERSION */
+  protocol: number;
+}
+
+/** Every command: its request and the fields of its successful answer. */
+export interface Commands {
+  snapshot: { request: SnapshotRequest; result: SnapshotResult };
+  act: { request: ActRequest; result: ActResult };
+  resolve: { request: ResolveRequest; result: ResolveResult };
+  reset: { request: ResetRequest; result: ResetResult };
+  tabs: { request: TabsRequest; result: TabsResult };
+  navigate: { request: NavigateRequest; result: NavigateResult };
+  back: { request: BackRequest; result: BackResult };
+  ping: { request: PingRequest; result: PingResult };
+}
+
+export type Command = keyof Commands;
+export type Request = Commands[Command]['request'];
+
+export interface Failure {
+  ok: false;
+  id?: RequestId;
+  error: { code: ErrorCode; message: string };
+}
+
+/** What a request of command C is answered with. */
+export type Answer<C extends Command = Command> = ({ ok: true; id?: RequestId } & Commands[C]['result']) | Failure;

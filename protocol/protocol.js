@@ -1,0 +1,206 @@
+// The message protocol, defined once: commands with their request fields and
+// results, snapshot options, actions and error codes. The service worker's
+// validation, the side panel's action list, the JSON Schema and the
+// TypeScript declarations (scripts/protocol.mjs) and the README's tables are
+// all derived from these tables, so adding a command, an action, an option or
+// an error code is one edit here.
+//
+// Field types are JSON Schema fragments (the subset validate.js reads: type,
+// enum, minimum, maximum, maxLength, anyOf, properties, items).
+
+/** Bumped when a request or an answer changes incompatibly. */
+export const PROTOCOL_VERSION = 1;
+
+/** A request larger than this (in JSON characters) is refused with `too_large`. */
+export const MAX_REQUEST_CHARS = 1 << 20;
+
+/** Every error code any caller can see, with what it means. */
+export const ERRORS = {
+  bad_request: 'malformed request: not an object, a missing or unknown field, a wrong value type',
+  too_large: 'the request is larger than 1 MB',
+  unknown_command: '`cmd` is not a command of this protocol',
+  forbidden: 'the caller may not reach this tab, frame, ref or command',
+  bad_options: 'an unknown snapshot option or a value it cannot take',
+  bad_ref: 'not a ref (refs look like `A7`)',
+  unknown_ref: 'the ref was never issued to this caller in this tab',
+  stale_ref: 'the element is gone (removed, or the page navigated): take a new snapshot',
+  not_visible: 'the element has no box on screen; nothing was done',
+  obscured: 'another element covers the element\'s centre; nothing was clicked',
+  not_fillable: 'the element is not a text field',
+  not_a_select: 'the element is not a `<select>`',
+  no_such_option: 'the `<select>` has no option with that value or label',
+  not_checkable: 'the element is not a checkbox, radio or switch',
+  no_tab: 'the tab does not exist (closed?)',
+  detached: 'the debugger was detached from the tab; the next request attaches again',
+  debugger_busy: 'another debugger (DevTools) is attached to the tab',
+  restricted_page: 'Chrome allows no extension to read this page (`chrome://`, `devtools://`, `view-source:`, other extensions, the Web Store)',
+  no_history: 'the tab has no earlier page to go back to',
+  storage_full: 'this tab\'s refs could not be kept while the service worker was stopped: take a new snapshot',
+  bad_input: 'the core could not read the accessibility tree',
+  cdp_error: 'Chrome refused a debugger command',
+  page_error: 'a script in the page failed while acting',
+  internal: 'a bug in axsnap: please report it',
+};
+
+/** @typedef {Record<string, any>} Fragment  a JSON Schema fragment */
+/** @type {(description: string, extra?: Fragment) => Fragment} */
+const integer = (description, extra = {}) => ({ type: 'integer', minimum: 0, description, ...extra });
+/** @type {(description: string, extra?: Fragment) => Fragment} */
+const string = (description, extra = {}) => ({ type: 'string', description, ...extra });
+const boolean = (description) => ({ type: 'boolean', description });
+
+/** The extension's snapshot options. `default` is the extension's default. */
+export const OPTIONS = {
+  mode: { enum: ['full', 'interactive'], default: 'full', description: '`full` (everything a reader sees) or `interactive` (actionable nodes with their landmarks, headings, tables, menus)' },
+  format: { enum: ['text', 'json'], default: 'text', description: '`text` or `json` (rows `[depth, role, name, props, ref]`)' },
+  maxChars: integer('cut on a line boundary to at most N characters; `0` = no cap', { default: 12000 }),
+  full: boolean('shorthand for `maxChars: 0`'),
+  maxDepth: integer('hide lines nested deeper than N; one line says how many were hidden'),
+  maxText: integer('clip each text and name to N characters'),
+  maxUrl: integer('clip link URLs longer than N characters (64 when the output is capped)', { default: 64 }),
+  root: string('snapshot only the part of the page around a ref from an earlier snapshot', { maxLength: 16 }),
+};
+
+const scrollAmount = { anyOf: [{ enum: ['up', 'down'] }, { type: 'number', minimum: -1e6, maximum: 1e6 }] };
+
+/**
+ * Actions of `act`: whether they need a `ref`, and the `value` they take
+ * (a JSON Schema fragment; none when absent).
+ * @type {Record<string, {ref: 'required'|'optional', value?: object, valueRequired?: boolean, description: string}>}
+ */
+export const ACTIONS = {
+  click: { ref: 'required', description: 'click the element\'s centre (refused when hidden or covered)' },
+  fill: { ref: 'required', value: string('the new value'), valueRequired: true, description: 'replace the field\'s value; fires input and change' },
+  type: { ref: 'required', value: string('the text to type'), valueRequired: true, description: 'type key by key at the caret' },
+  press: { ref: 'optional', value: string('`Enter`, `Tab`, `Escape`, `Backspace`, `Delete`, an arrow, `Home`, `End`, `PageUp`, `PageDown`, `Space`, or one character'), valueRequired: true, description: 'press one key, in the element or (without a ref) where the focus is' },
+  select: { ref: 'required', value: string('an option\'s value or label'), valueRequired: true, description: 'choose an option of a `<select>`' },
+  check: { ref: 'required', description: 'make a checkbox, radio or switch checked' },
+  uncheck: { ref: 'required', description: 'make a checkbox or switch unchecked' },
+  hover: { ref: 'required', description: 'move the mouse over the element' },
+  focus: { ref: 'required', description: 'focus the element' },
+  scroll: { ref: 'optional', value: { ...scrollAmount, description: '`"up"`, `"down"` or pixels (down is positive)' }, description: 'scroll the page or the element; with a ref and no value, scroll it into view' },
+};
+
+const tabId = integer('the tab; default: the caller\'s tab (a web page\'s own tab, else the active tab)');
+const ref = string('a ref from a snapshot, like `A7`', { maxLength: 16 });
+const url = string('an http or https URL', { maxLength: 8192 });
+const timeout = integer('how long to wait for the page to load, in ms (at most 60000)', { default: 15000, maximum: 60000 });
+
+/** A tab as `tabs` and the navigation commands describe it. */
+const TAB = {
+  tabId: integer('the tab'),
+  windowId: integer('its window'),
+  title: string('its title'),
+  url: string('its URL'),
+  active: boolean('whether it is the active tab of its window'),
+};
+const LOADED = { ...TAB, loaded: boolean('whether the page finished loading within the timeout') };
+
+/** Tab operations of `tabs`: which fields each needs and takes, and what it answers. */
+export const TAB_ACTIONS = {
+  list: { required: [], allowed: [], result: { tabs: { type: 'array', items: { type: 'object', properties: TAB }, description: 'the tabs' } }, description: 'the tabs this caller may reach' },
+  open: { required: ['url'], allowed: ['url', 'active', 'timeout'], result: LOADED, description: 'open a URL in a new tab and wait for it to load (bounded)' },
+  switch: { required: ['tabId'], allowed: ['tabId'], result: TAB, description: 'make a tab the active one of its window, and its window the focused one' },
+  close: { required: ['tabId'], allowed: ['tabId'], result: { tabId: integer('the tab closed') }, description: 'close a tab' },
+};
+
+/**
+ * The commands. `fields`: request fields (besides `cmd` and `id`);
+ * `required`: the fields that must be present; `variants`: per-value rules
+ * of one field (`act` and `tabs` by `action`): the fields each case needs
+ * (`required`) and takes (`allowed`), their types where narrower (`fields`),
+ * and its own `result` where the cases answer differently; `result`: the
+ * fields of a successful answer (besides `ok` and `id`); `optionalResult`:
+ * the result fields that are not always present.
+ */
+export const COMMANDS = {
+  snapshot: {
+    description: 'the compact text (or JSON) view of a tab, with refs to act on',
+    fields: { tabId, options: { type: 'object', properties: OPTIONS, description: 'snapshot options' } },
+    result: {
+      tabId: integer('the tab'),
+      text: string('the snapshot'),
+      stats: {
+        type: 'object', additional: true, description: 'sizes and timings',
+        properties: {
+          refs: integer('refs in the output'), chars: integer('characters'), tokensEst: integer('estimated tokens'),
+          lines: integer('lines'), nodesIn: integer('accessibility nodes read'), nodesOut: integer('nodes printed'),
+          truncatedLines: integer('lines left out by the caps'), frames: integer('frames read'),
+          framesFailed: { type: 'array', items: { type: 'string' }, description: 'frames that could not be read' },
+          secrets: integer('secret fields redacted'),
+          timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
+            attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' },
+            serializeMs: { type: 'number' }, totalMs: { type: 'number' } } },
+        },
+      },
+    },
+  },
+  act: {
+    description: 'act on an element by ref',
+    fields: { tabId, ref, action: { enum: Object.keys(ACTIONS), description: 'what to do' }, value: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'the action\'s value' } },
+    required: ['action'],
+    variants: { field: 'action', cases: actionCases() },
+    result: {
+      action: { enum: Object.keys(ACTIONS), description: 'the action done' }, ref: string('the ref acted on'),
+      selected: string('`select`: the label of the option chosen'), checked: boolean('`check`/`uncheck`: the state now'),
+    },
+    optionalResult: ['ref', 'selected', 'checked'],
+  },
+  resolve: {
+    description: 'where a ref points: its frame, DOM node, role, name and a link\'s full URL',
+    fields: { tabId, ref },
+    required: ['ref'],
+    result: {
+      ref: string('the ref'), backendNodeId: integer('the DOM node (backendDOMNodeId)'), frame: string('the frame'),
+      role: string('its role'), name: string('its name'), url: string('a link\'s full URL'),
+    },
+    optionalResult: ['url'],
+  },
+  reset: {
+    description: 'forget the refs this caller holds for the tab',
+    fields: { tabId },
+    result: {},
+  },
+  tabs: {
+    description: 'list, open, switch to or close tabs',
+    fields: {
+      action: { enum: Object.keys(TAB_ACTIONS), default: 'list', description: 'what to do (default `list`)' },
+      tabId: integer('the tab to switch to or close'), url, active: boolean('`open`: make the new tab active (default true)'), timeout,
+    },
+    variants: { field: 'action', cases: TAB_ACTIONS },
+  },
+  navigate: {
+    description: 'load a URL in a tab and wait for it (bounded)',
+    fields: { tabId, url, timeout },
+    required: ['url'],
+    result: LOADED,
+  },
+  back: {
+    description: 'go back one page in a tab\'s history and wait for it (bounded)',
+    fields: { tabId, timeout },
+    result: LOADED,
+  },
+  ping: {
+    description: 'is the extension there, and which version',
+    fields: {},
+    result: { version: string('the core\'s version'), protocol: integer('PROTOCOL_VERSION') },
+  },
+};
+
+function actionCases() {
+  return Object.fromEntries(Object.entries(ACTIONS).map(([name, a]) => [name, {
+    required: [...(a.ref === 'required' ? ['ref'] : []), ...(a.valueRequired ? ['value'] : [])],
+    allowed: ['tabId', 'ref', ...(a.value ? ['value'] : [])],
+    fields: a.value ? { value: a.value } : {},
+  }]));
+}
+
+/** Fields every request may carry besides its command's. */
+export const COMMON_FIELDS = {
+  cmd: { enum: Object.keys(COMMANDS), description: 'the command' },
+  id: { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'integer' }], description: 'a caller\'s request id, echoed in the answer' },
+};
+
+/** The extension's default snapshot options: where the extension's defaults come from. */
+export const DEFAULT_MAX_CHARS = OPTIONS.maxChars.default;
+export const DEFAULT_MAX_URL = OPTIONS.maxUrl.default;
