@@ -87,6 +87,12 @@ function checkOptions(schema, options) {
   return out;
 }
 
+/** The request's `id` if it is a valid one, so that even a refusal can be matched to its request. */
+export function requestId(msg) {
+  const id = isObject(msg) ? /** @type {any} */ (msg).id : undefined;
+  return id !== undefined && problem(COMMON_FIELDS.id, id, 'id') === null ? id : undefined;
+}
+
 /**
  * @param {unknown} msg  a request as it arrived
  * @returns {Record<string, any> & {cmd: string}}

@@ -40,6 +40,8 @@ async function loaded(start, timeout) {
   const onUpdated = (id, change) => {
     if (change.status === 'loading') loading.add(id);
     else if (change.status === 'complete' && loading.has(id)) done.add(id);
+    // A new URL without a load: a same-document navigation (history.pushState, a fragment), done at once.
+    else if (change.url && !change.status && !loading.has(id)) done.add(id);
     wake();
   };
   const onRemoved = () => wake();

@@ -3,7 +3,7 @@
 // reach, runs the command, and turns every failure into
 // {ok:false, error:{code, message}} — here and nowhere else.
 
-import { validateRequest } from '../../protocol/validate.js';
+import { validateRequest, requestId } from '../../protocol/validate.js';
 import { PROTOCOL_VERSION } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
 import { checkCommand, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
@@ -134,12 +134,18 @@ export async function handle(msg, caller) {
     if (!run) throw new AxError('internal', `${req.cmd} has no handler`);
     const result = await run(req, caller);
     tabId = result.tabId;
-    return { ok: true, ...(req.id === undefined ? {} : { id: req.id }), ...result };
+    return { ok: true, ...echo(msg), ...result };
   } catch (e) {
     const error = toPayload(e);
     if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);
-    return { ok: false, ...(req && req.id !== undefined ? { id: req.id } : {}), error };
+    return { ok: false, ...echo(msg), error };
   }
+}
+
+/** The request's id, echoed in its answer (refusals included) so callers on a port can match them. */
+function echo(msg) {
+  const id = requestId(msg);
+  return id === undefined ? {} : { id };
 }
 
 /**

@@ -56,6 +56,8 @@ export class TabSession {
     /** @type {Record<string, string>} refs as saved, imported when a scope is first used */
     this.savedRefs = (ok && saved.scopes) || {};
     this.lost = new Set(ok && saved.lost ? saved.lost : []);
+    /** @type {Map<string, string>} each scope's refs as last exported: saving after a frame event re-exports nothing */
+    this.exported = new Map();
     this.pending = null;
   }
 
@@ -71,6 +73,7 @@ export class TabSession {
       }
       this.lost.delete(scope);
     }
+    if (use.snapshot) this.exported.delete(scope); // its table is about to change
     let s = this.scopes.get(scope);
     if (s) {
       this.scopes.delete(scope); // keep the map in last-used order
@@ -89,6 +92,7 @@ export class TabSession {
       if (this.scopes.size <= MAX_SCOPES) break;
       table.free();
       this.scopes.delete(old);
+      this.exported.delete(old);
     }
     return s;
   }
@@ -96,6 +100,7 @@ export class TabSession {
   /** The tab shows a new document: no caller's refs may match its elements. */
   reset() {
     for (const s of this.scopes.values()) s.reset();
+    this.exported.clear();
     this.savedRefs = {};
     this.lost.clear();
     this.save();
@@ -113,7 +118,10 @@ export class TabSession {
   /** The record as saved; scopes that would not fit are left out and marked lost. */
   record() {
     const scopes = { ...this.savedRefs };
-    for (const [scope, s] of this.scopes) scopes[scope] = s.exportRefs();
+    for (const [scope, s] of this.scopes) {
+      if (!this.exported.has(scope)) this.exported.set(scope, s.exportRefs());
+      scopes[scope] = this.exported.get(scope);
+    }
     const lost = new Set(this.lost);
     const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions };
     let size = JSON.stringify(base).length + Object.values(scopes).reduce((n, r) => n + r.length + 40, 0);

@@ -41,6 +41,13 @@ test('tabs: open waits for the load, list, switch, navigate, back, close', async
   const back = ok(await suite.b.call({ cmd: 'back', tabId }));
   assert.deepEqual([back.loaded, back.url], [true, suite.server.url('/demo.html')]);
   assert.match(ok(await suite.b.call({ cmd: 'snapshot', tabId })).text, /^page "axsnap demo/);
+  // Back within one document (a single-page app's history) answers at once.
+  const page = suite.b.ctx.pages().find((p) => p.url() === suite.server.url('/demo.html'));
+  await page.evaluate(() => history.pushState({}, '', '/demo.html?view=2'));
+  const started = Date.now();
+  const sameDoc = ok(await suite.b.call({ cmd: 'back', tabId }));
+  assert.deepEqual([sameDoc.loaded, sameDoc.url], [true, suite.server.url('/demo.html')]);
+  assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
 
   const other = ok(await suite.b.call({ cmd: 'tabs', action: 'open', url: suite.server.url('/frame.html'), active: false }));
   assert.equal(other.active, false);

@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { ACTIONS, COMMANDS, ERRORS, MAX_REQUEST_CHARS, OPTIONS } from '../../protocol/protocol.js';
-import { validateRequest, jsonSize } from '../../protocol/validate.js';
+import { validateRequest, jsonSize, requestId } from '../../protocol/validate.js';
 import { protocolSchema, requestSchema } from '../../protocol/schema.js';
 import { derived } from '../../scripts/protocol.mjs';
 import { ROOT } from '../../scripts/lib.mjs';
@@ -94,6 +94,12 @@ test('__proto__ and other inherited names are plain unknown names, with a clean 
   const out = validateRequest(JSON.parse('{"cmd":"act","ref":"A1","action":"click","id":"x"}'));
   assert.deepEqual(out, { cmd: 'act', ref: 'A1', action: 'click', id: 'x' });
   assert.equal(Object.getPrototypeOf(out), Object.prototype);
+});
+
+test('a request id is echoed even when the request is refused, if it is a valid id', () => {
+  assert.equal(requestId({ cmd: 'nope', id: 'r7' }), 'r7');
+  assert.equal(requestId({ id: 12 }), 12);
+  for (const msg of [{ id: { x: 1 } }, { id: 'x'.repeat(65) }, { id: 1.5 }, 'str', null, [], {}]) assert.equal(requestId(msg), undefined, JSON.stringify(msg));
 });
 
 test('requests over 1 MB are too_large, measured without building them', () => {
