@@ -55,6 +55,7 @@ export async function ensureAttached(tabId) {
     throw err;
   }
   session.oopifs.clear();
+  session.announce = false; // a fresh attachment announces its frames by itself
   return attachedNow(session, true);
 }
 

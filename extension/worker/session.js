@@ -111,7 +111,8 @@ export class TabSession {
     this.attached = false;
     this.live = false;
     this.oopifs.clear();
-    this.announce = false;
+    // If the debugger was in fact still there, the next attach finds it so and must ask for the frames again.
+    this.announce = true;
     this.save();
   }
 
