@@ -49,7 +49,11 @@ const integer = (description, extra = {}) => ({ type: 'integer', minimum: 0, des
 const string = (description, extra = {}) => ({ type: 'string', description, ...extra });
 const boolean = (description) => ({ type: 'boolean', description });
 
-/** The extension's snapshot options. `default` is the extension's default. */
+/**
+ * The extension's snapshot options. The core parses and defaults them
+ * (crates/axsnap-core/src/options.rs, Defaults::Agent); `default` here only
+ * documents its defaults, and a test checks the two agree.
+ */
 export const OPTIONS = {
   mode: { enum: ['full', 'interactive'], default: 'full', description: '`full` (everything a reader sees) or `interactive` (actionable nodes with their landmarks, headings, tables, menus)' },
   format: { enum: ['text', 'json'], default: 'text', description: '`text` or `json` (rows `[depth, role, name, props, ref]`)' },
@@ -200,7 +204,3 @@ export const COMMON_FIELDS = {
   cmd: { enum: Object.keys(COMMANDS), description: 'the command' },
   id: { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'integer' }], description: 'a caller\'s request id, echoed in the answer' },
 };
-
-/** The extension's default snapshot options: where the extension's defaults come from. */
-export const DEFAULT_MAX_CHARS = OPTIONS.maxChars.default;
-export const DEFAULT_MAX_URL = OPTIONS.maxUrl.default;

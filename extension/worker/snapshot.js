@@ -5,11 +5,10 @@
 import { attachTab, collectFrames } from './frames.js';
 import { findSecrets } from './secrets.js';
 import { tabSession } from './session.js';
-import { DEFAULT_MAX_CHARS, DEFAULT_MAX_URL } from '../../protocol/protocol.js';
 
 /**
  * @param {number} tabId
- * @param {import('../../protocol/axsnap-protocol').SnapshotOptions} options
+ * @param {import('../../protocol/axsnap-protocol').SnapshotOptions} options  as validated by the router
  * @param {{scope: string, keep?: (frames: any[]) => Set<string>|null}} caller
  *   whose ref table to use, and which frames it may see (default: all)
  */
@@ -22,12 +21,8 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t2 = performance.now();
   const sensitive = await findSecrets(tabId, frames, frameSessions);
   const t3 = performance.now();
-  const maxChars = options.full ? 0 : (options.maxChars ?? DEFAULT_MAX_CHARS);
-  const coreOptions = {
-    mode: options.mode, format: options.format, maxDepth: options.maxDepth, maxText: options.maxText, root: options.root,
-    maxChars, maxUrl: options.maxUrl ?? (maxChars > 0 ? DEFAULT_MAX_URL : 0),
-  };
-  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, sensitive, coreOptions);
+  // The core applies the extension's defaults (options.rs, Defaults::Agent).
+  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, sensitive, options);
   const t4 = performance.now();
   session.frameSessions = frameSessions;
   await session.save();

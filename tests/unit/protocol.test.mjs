@@ -142,6 +142,15 @@ test('every action has a request type and the panel\'s list is the protocol\'s',
   assert.ok(!/'click', 'fill'/.test(panel), 'the panel keeps no action list of its own');
 });
 
+test('the options and their defaults are the ones the core parses', () => {
+  const rust = readFileSync(join(ROOT, 'crates/axsnap-core/src/options.rs'), 'utf8');
+  const keys = rust.match(/pub const KEYS: &\[&str\] = &\[([^\]]*)\]/)[1].match(/"([^"]+)"/g).map((k) => JSON.parse(k));
+  assert.deepEqual([...keys].sort(), Object.keys(OPTIONS).sort());
+  const constant = (name) => Number(rust.match(new RegExp(`pub const ${name}: usize = ([\\d_]+);`))[1].replaceAll('_', ''));
+  assert.equal(OPTIONS.maxChars.default, constant('AGENT_MAX_CHARS'));
+  assert.equal(OPTIONS.maxUrl.default, constant('AGENT_MAX_URL'));
+});
+
 /** Every source file under a directory, recursively. */
 function sources(dir, ext) {
   return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
