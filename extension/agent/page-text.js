@@ -1,0 +1,111 @@
+// What the agent needs to know about a snapshot it received: the page's
+// title and URL, and for each ref the element's role, name, whether it is a
+// secret field and whether it sits in a form that holds a secret or payment
+// field. Read from the text the model reads (one space of indent per level,
+// refs after what they name), and page text handed to the model is fenced
+// so that it can never pass for the conversation.
+
+/**
+ * @typedef {{ref:string, role:string, name:string, line:string, secret:string|null, filled:boolean,
+ *   focused:boolean, inSensitiveForm:boolean, url:string|null}} RefFact
+ */
+
+/** Names that mean payment data even where the page did not mark the field. */
+const PAYMENT_NAME = /\b(card ?number|credit card|debit card|cvc|cvv|csc|security code|iban|expir(y|ation)( date)?)\b/i;
+
+const REF_AFTER_NAME = /(?:^|\s)(?:- |\d+\. )?([a-z]+) "((?:[^"\\]|\\.)*)" ((?:A\d+ ?)+)/g;
+const LINK = /#?\[((?:[^\]\\]|\\.)*)\](?:\(([^)]*)\)|\[\d+\])? ((?:A\d+ ?)+)/g;
+
+/** The first line of a snapshot: `page "Title" URL`. */
+export function pageHeader(text) {
+  const m = /^page "((?:[^"\\]|\\.)*)" (\S+)/.exec(text || '');
+  return m ? { title: m[1], url: m[2] } : { title: '', url: '' };
+}
+
+/**
+ * Facts about every ref in a snapshot's text.
+ * @param {string} text
+ * @returns {Map<string, RefFact>}
+ */
+export function refFacts(text) {
+  /** @type {Map<string, RefFact>} */
+  const facts = new Map();
+  const lines = (text || '').split('\n');
+  /** Open forms: depth and the facts of their refs. */
+  /** @type {Array<{depth:number, sensitive:boolean, refs:RefFact[]}>} */
+  let forms = [];
+  const closeForms = (depth) => {
+    while (forms.length && forms.at(-1).depth >= depth) {
+      const f = forms.pop();
+      if (f.sensitive) for (const r of f.refs) r.inSensitiveForm = true;
+      // A secret in an inner form also makes the outer form sensitive.
+      if (f.sensitive && forms.length) forms.at(-1).sensitive = true;
+    }
+  };
+  for (const line of lines) {
+    const depth = line.length - line.trimStart().length;
+    closeForms(depth);
+    const body = line.trimStart();
+    if (/^form\b/.test(body)) { forms.push({ depth, sensitive: false, refs: [] }); continue; }
+    const found = [];
+    for (const m of body.matchAll(REF_AFTER_NAME)) {
+      for (const ref of m[3].trim().split(' ')) found.push({ ref, role: m[1], name: m[2] });
+    }
+    for (const m of body.matchAll(LINK)) {
+      for (const ref of m[3].trim().split(' ')) found.push({ ref, role: 'link', name: m[1], url: m[2] || null });
+    }
+    const secret = (/ secret=([\w-]+)/.exec(body) || [])[1] || null;
+    for (const f of found) {
+      if (facts.has(f.ref)) continue;
+      const fact = {
+        ref: f.ref, role: f.role, name: f.name, line: body, url: f.url ?? null,
+        secret: found.length === 1 ? secret : null,
+        filled: / filled\b/.test(body), focused: / focused\b/.test(body), inSensitiveForm: false,
+      };
+      facts.set(f.ref, fact);
+      for (const form of forms) form.refs.push(fact);
+    }
+    if (forms.length && (secret || (found.length && PAYMENT_NAME.test(found[0].name) && /^(textbox|spinbutton|combobox)$/.test(found[0].role)))) {
+      forms.at(-1).sensitive = true;
+    }
+  }
+  closeForms(0);
+  return facts;
+}
+
+/** Attribute-safe text. */
+const attr = (s) => String(s ?? '').replace(/[&"<>\n]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', '\n': ' ' })[c]);
+
+/**
+ * Page text as the model receives it: fenced in <page …> … </page>, with
+ * anything in the page that looks like the fence defused, so a page cannot
+ * end the fence and speak as the tool or the person.
+ */
+export function fencePage({ tab, url, title, text, kind = 'snapshot' }) {
+  const body = String(text).replace(/<(\/?)(page)\b/gi, '&lt;$1$2');
+  return `<page tab="${tab}" kind="${kind}" url="${attr(url)}" title="${attr(title)}">\n${body}\n</page>`;
+}
+
+/** Text from a page outside a fence (tab titles, URLs, names): one line, fence-safe. */
+export const inline = (s, max = 200) => attr(s).slice(0, max);
+
+/**
+ * The site of a URL, for "did the task leave the site it started on": the
+ * host without `www.`, reduced to its last two labels (three under a
+ * two-letter country code's second level such as co.uk). IP addresses and
+ * single-label hosts are their own site. Not the Public Suffix List: a
+ * coarser rule that errs towards asking the person.
+ */
+export function siteOf(url) {
+  let host;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+  if (/^[\d.]+$/.test(host) || host.includes(':') || !host.includes('.')) return host;
+  const labels = host.split('.');
+  const second = labels.at(-2);
+  const n = labels.at(-1).length === 2 && /^(co|com|org|net|gov|ac|edu|ne|or)$/.test(second) ? 3 : 2;
+  return labels.slice(-n).join('.');
+}

@@ -1,0 +1,303 @@
+// The model's tools, over the extension's message protocol. No chrome.*
+// here: the host plugs in `browser.call(msg)` (the protocol), how to wait
+// for a page to settle, and how to ask the person (confirmations, secrets,
+// questions). Every result handed to the model is text, page content fenced
+// (page-text.js), and every consequential action passes consent.js first.
+
+import { jsonSchema } from 'ai';
+import { refFacts, pageHeader, fencePage, inline, siteOf } from './page-text.js';
+import { checkAct, checkSite, checkTab } from './consent.js';
+
+/**
+ * @typedef {{call:(msg:object)=>Promise<any>, settle?:(tabId:number, signal?:AbortSignal)=>Promise<void>}} Browser
+ * @typedef {{summary:string, reason:string, tabId:number, signal?:AbortSignal}} ConfirmRequest
+ * @typedef {{confirm:(r:ConfirmRequest)=>Promise<boolean>,
+ *   askSecret:(r:{tabId:number, ref:string, name:string, reason:string, signal?:AbortSignal})=>Promise<boolean>,
+ *   ask:(r:{question:string, signal?:AbortSignal})=>Promise<string>,
+ *   redact?:(text:string)=>string}} Host
+ * @typedef {{type:'tool-start', id:string, name:string, line:string} | {type:'tool-end', id:string, line:string, detail:string, ok:boolean} | {type:'done', summary:string}} ToolEvent
+ */
+
+const ACTIONS = ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll'];
+/** Keys that put characters into a field (one printable character). */
+const typesCharacter = (key) => typeof key === 'string' && [...key].length === 1 && key !== ' ';
+const WAIT_POLL_MS = 400;
+const WAIT_DEFAULT_MS = 10000;
+const WAIT_MAX_MS = 30000;
+
+const errorText = (error) => `Error ${error?.code || 'internal'}: ${error?.message || 'no answer from the extension'}`;
+const quote = (s) => `“${String(s).slice(0, 80)}”`;
+
+/**
+ * @param {{browser:Browser, host:Host, scope:import('./consent.js').TaskScope & {current:number},
+ *   words?:string[], onStep?:(e:ToolEvent)=>void}} o
+ */
+export function browserTools({ browser, host, scope, words, onStep = () => {} }) {
+  /** tabId → what the model last saw of it */
+  const seen = new Map();
+  let diffSupported = true;
+  const redact = (s) => (host.redact ? host.redact(s) : s);
+
+  /** Runs one tool body with its step line, its events and abort checks. */
+  /**
+   * @param {string} name
+   * @param {string | ((input:any) => string)} line
+   * @param {(input:any, signal?:AbortSignal) => Promise<string>} body
+   */
+  const step = (name, line, body) => async (/** @type {any} */ input, /** @type {{toolCallId?:string, abortSignal?:AbortSignal}} */ { toolCallId, abortSignal } = {}) => {
+    const id = toolCallId || `${name}-${Math.random()}`;
+    const text = typeof line === 'function' ? line(input) : line;
+    abortSignal?.throwIfAborted();
+    onStep({ type: 'tool-start', id, name, line: text });
+    let out;
+    try {
+      out = redact(await body(input, abortSignal));
+    } catch (e) {
+      if (abortSignal?.aborted) throw e;
+      out = errorText({ code: 'internal', message: e?.message || String(e) });
+    }
+    onStep({ type: 'tool-end', id, line: text, detail: out, ok: !/^Error /.test(out) && !/^The person declined/.test(out) });
+    return out;
+  };
+
+  const tabOf = (input) => (Number.isInteger(input.tab) ? input.tab : scope.current);
+  const describe = (tabId, ref) => {
+    const f = ref && seen.get(tabId)?.facts.get(ref);
+    return f ? `${ref} ${JSON.stringify(f.name.slice(0, 60))}` : ref || '';
+  };
+
+  /** Asks the person; false when they decline or the task stops. */
+  async function confirmed(ask, summary, tabId, signal) {
+    if (!ask) return true;
+    const ok = await host.confirm({ summary, reason: ask.reason, tabId, signal });
+    signal?.throwIfAborted();
+    return ok;
+  }
+  const declined = (what, ask) => `The person declined: ${what} was not done (${ask.reason}). Do not try another way to do it; ask them or finish.`;
+
+  /** A tab outside the task: the person allows it once for the whole task. */
+  async function allowTab(tabId, what, signal) {
+    const ask = checkTab(scope, tabId);
+    if (!ask) return null;
+    if (!(await confirmed(ask, `${what} on tab ${tabId}`, tabId, signal))) return declined(`${what} on tab ${tabId}`, ask);
+    scope.tabs.add(tabId);
+    return null;
+  }
+
+  /** Reads a tab and remembers what the model saw. */
+  /** @param {number} tabId @param {{mode?:string, diff?:boolean, root?:string}} how @param {AbortSignal} [signal] */
+  async function look(tabId, { mode, diff, root } = {}, signal) {
+    signal?.throwIfAborted();
+    const options = { ...(mode ? { mode } : {}), ...(root ? { root } : {}) };
+    let res;
+    if (diff && diffSupported && seen.has(tabId)) {
+      res = await browser.call({ cmd: 'snapshot', tabId, options: { ...options, diff: true } });
+      if (!res.ok && res.error?.code === 'bad_request' && /diff/.test(res.error.message)) diffSupported = false;
+    }
+    if (!res || !res.ok) res = await browser.call({ cmd: 'snapshot', tabId, options });
+    if (!res.ok) return errorText(res.error);
+    const isDiff = Boolean(res.diff ?? (diff && diffSupported && res.ok && !/^page "/.test(res.text)));
+    const header = pageHeader(res.text);
+    const before = seen.get(tabId);
+    const facts = refFacts(res.text);
+    if (isDiff && before) for (const [ref, f] of before.facts) if (!facts.has(ref)) facts.set(ref, f);
+    const page = { url: header.url || before?.url || '', title: header.title || before?.title || '', facts, text: res.text };
+    seen.set(tabId, page);
+    return fencePage({ tab: tabId, url: page.url, title: page.title, text: res.text, kind: isDiff ? 'diff' : mode === 'interactive' ? 'interactive' : 'snapshot' });
+  }
+
+  /** After an action: let the page settle, then show it again (as a diff where the extension has them). */
+  async function after(tabId, done, signal) {
+    if (browser.settle) await browser.settle(tabId, signal);
+    return `${done}\n${await look(tabId, { diff: true }, signal)}`;
+  }
+
+  const tabProp = { type: 'integer', description: 'Tab id (from `tabs`); default: the tab you are working in' };
+  const schema = (properties, required = []) => jsonSchema({ type: 'object', properties, required, additionalProperties: false });
+
+  return {
+    snapshot: {
+      description: 'Read a tab as compact text with element refs (A12). mode "interactive" lists only controls; diff: only what changed since your last look; root: only the part of the page around a ref.',
+      inputSchema: schema({
+        tab: tabProp,
+        mode: { type: 'string', enum: ['full', 'interactive'] },
+        diff: { type: 'boolean' },
+        root: { type: 'string', description: 'A ref: snapshot only its part of the page' },
+      }),
+      execute: step('snapshot', (i) => `snapshot${Number.isInteger(i.tab) && i.tab !== scope.current ? ` tab ${i.tab}` : ''}${i.mode === 'interactive' ? ' (interactive)' : ''}${i.diff ? ' (changes)' : ''}`,
+        async (input, signal) => {
+          const tabId = tabOf(input);
+          return (await allowTab(tabId, 'reading the page', signal)) ?? look(tabId, input, signal);
+        }),
+    },
+
+    act: {
+      description: 'Act on an element by its ref from the latest snapshot: click, fill (replace a field\'s text), type (key by key), press (a key such as Enter), select (an option), check, uncheck, hover, focus, scroll ("up", "down"). Returns the page afterwards. Never for passwords, card numbers or codes: use ask_user with secret_ref.',
+      inputSchema: schema({
+        ref: { type: 'string', description: 'Element ref such as A12 (optional for press and scroll)' },
+        action: { type: 'string', enum: ACTIONS },
+        value: { type: 'string', description: 'Text for fill/type, key for press, option for select, direction for scroll' },
+        tab: tabProp,
+      }, ['action']),
+      execute: step('act', (i) => `${i.action} ${describe(tabOf(i), i.ref)}`.trim(), async (input, signal) => {
+        const { ref, action, value } = input;
+        const tabId = tabOf(input);
+        const blocked = await allowTab(tabId, `${action} ${ref || ''}`.trim(), signal);
+        if (blocked) return blocked;
+        const page = seen.get(tabId);
+        const fact = (ref && page?.facts.get(ref)) || null;
+        const focusedSecret = !ref && page ? [...page.facts.values()].find((f) => f.secret && f.focused) : null;
+        if (((action === 'fill' || action === 'type') && fact?.secret) || (action === 'press' && typesCharacter(value) && (fact?.secret || focusedSecret))) {
+          // The model never types a secret: the person does, in the panel.
+          const target = fact || focusedSecret;
+          const typed = await host.askSecret({ tabId, ref: target.ref, name: target.name, reason: target.secret, signal });
+          signal?.throwIfAborted();
+          if (!typed) return `The person did not type the ${target.secret} into ${target.ref}; nothing was typed.`;
+          return after(tabId, `You may not type secrets: the person typed the ${target.secret} into ${target.ref} themselves.`, signal);
+        }
+        let linkUrl = null;
+        if (action === 'click' && ref && (!fact || fact.role === 'link')) {
+          const r = await browser.call({ cmd: 'resolve', tabId, ref });
+          if (r.ok && r.url) linkUrl = r.url;
+        }
+        const pageHasSecret = Boolean(page && [...page.facts.values()].some((f) => f.secret || f.inSensitiveForm));
+        const ask = checkAct({ action, value, fact, pageHasSecret, linkUrl, scope, words });
+        const what = `${action} ${describe(tabId, ref)}`.trim();
+        if (!(await confirmed(ask, what, tabId, signal))) return declined(what, ask);
+        if (ask?.kind === 'site') scope.sites.add(siteOf(linkUrl));
+        signal?.throwIfAborted();
+        const res = await browser.call({ cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}) });
+        if (!res.ok) return errorText(res.error);
+        return after(tabId, `Done: ${what}.`, signal);
+      }),
+    },
+
+    navigate: {
+      description: 'Open a URL in the tab.',
+      inputSchema: schema({ url: { type: 'string' }, tab: tabProp }, ['url']),
+      execute: step('navigate', (i) => `navigate ${inline(i.url, 120)}`, async (input, signal) => {
+        const tabId = tabOf(input);
+        const blocked = await allowTab(tabId, `navigate to ${input.url}`, signal);
+        if (blocked) return blocked;
+        const ask = checkSite(scope, input.url);
+        if (!(await confirmed(ask, `navigate to ${input.url}`, tabId, signal))) return declined(`navigating to ${input.url}`, ask);
+        if (ask) scope.sites.add(siteOf(input.url));
+        const res = await browser.call({ cmd: 'navigate', tabId, url: input.url });
+        if (!res.ok) return errorText(res.error);
+        return after(tabId, `Navigated to ${inline(input.url)}.`, signal);
+      }),
+    },
+
+    back: {
+      description: 'Go back one page in the tab\'s history.',
+      inputSchema: schema({ tab: tabProp }),
+      execute: step('back', 'back', async (input, signal) => {
+        const tabId = tabOf(input);
+        const blocked = await allowTab(tabId, 'going back', signal);
+        if (blocked) return blocked;
+        const res = await browser.call({ cmd: 'back', tabId });
+        if (!res.ok) return errorText(res.error);
+        return after(tabId, 'Went back.', signal);
+      }),
+    },
+
+    wait_for: {
+      description: 'Wait until text appears on the page (or, with gone: true, disappears); returns the page. For pages that load or change slowly.',
+      inputSchema: schema({ text: { type: 'string' }, gone: { type: 'boolean' }, timeout_ms: { type: 'integer' }, tab: tabProp }, ['text']),
+      execute: step('wait_for', (i) => `wait for ${JSON.stringify(String(i.text).slice(0, 60))}${i.gone ? ' to go' : ''}`, async (input, signal) => {
+        const tabId = tabOf(input);
+        const blocked = await allowTab(tabId, 'reading the page', signal);
+        if (blocked) return blocked;
+        // Polls full snapshots until the text is (or is no longer) there.
+        const waitMs = Math.min(Math.max(input.timeout_ms ?? WAIT_DEFAULT_MS, 0), WAIT_MAX_MS);
+        const deadline = Date.now() + waitMs;
+        for (;;) {
+          const res = await browser.call({ cmd: 'snapshot', tabId, options: { full: true } });
+          if (!res.ok) return errorText(res.error);
+          const there = res.text.includes(input.text);
+          if (there !== Boolean(input.gone)) return `The text ${input.gone ? 'is gone' : 'appeared'}.\n${await look(tabId, {}, signal)}`;
+          if (Date.now() >= deadline) return `Error timeout: after ${waitMs / 1000} s the text ${input.gone ? 'is still there' : 'has not appeared'}.\n${await look(tabId, {}, signal)}`;
+          await new Promise((resolve, reject) => {
+            const t = setTimeout(resolve, WAIT_POLL_MS);
+            signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
+          });
+        }
+      }),
+    },
+
+    tabs: {
+      description: 'Tabs of this window: list them, switch to one (it becomes the tab you work in), or open a URL in a new tab.',
+      inputSchema: schema({ op: { type: 'string', enum: ['list', 'switch', 'open'] }, tab: { type: 'integer' }, url: { type: 'string' } }, ['op']),
+      execute: step('tabs', (i) => `tabs ${i.op}${i.tab !== undefined ? ` ${i.tab}` : ''}${i.url ? ` ${inline(i.url, 120)}` : ''}`, async (input, signal) => {
+        if (input.op === 'list') {
+          const res = await browser.call({ cmd: 'tabs', op: 'list' });
+          if (!res.ok) return errorText(res.error);
+          const lines = res.tabs.map((t) => `tab ${t.tabId ?? t.id} "${inline(t.title, 120)}" ${inline(t.url, 200)}${t.active ? ' (active)' : ''}${(t.tabId ?? t.id) === scope.current ? ' (this task)' : ''}`);
+          return `<tabs>\n${lines.join('\n')}\n</tabs>`;
+        }
+        if (input.op === 'switch') {
+          if (!Number.isInteger(input.tab)) return 'Error bad_request: switch needs tab';
+          const blocked = await allowTab(input.tab, 'switching to the tab', signal);
+          if (blocked) return blocked;
+          const res = await browser.call({ cmd: 'tabs', op: 'switch', tabId: input.tab });
+          if (!res.ok) return errorText(res.error);
+          scope.current = input.tab;
+          return `Switched: you now work in tab ${input.tab}.`;
+        }
+        if (input.op === 'open') {
+          if (!input.url) return 'Error bad_request: open needs url';
+          const ask = checkSite(scope, input.url);
+          if (!(await confirmed(ask, `open ${input.url} in a new tab`, scope.current, signal))) return declined(`opening ${input.url}`, ask);
+          if (ask) scope.sites.add(siteOf(input.url));
+          const res = await browser.call({ cmd: 'tabs', op: 'open', url: input.url });
+          if (!res.ok) return errorText(res.error);
+          const tabId = res.tabId ?? res.tab?.id;
+          scope.tabs.add(tabId);
+          scope.current = tabId;
+          return after(tabId, `Opened tab ${tabId}; you now work in it.`, signal);
+        }
+        return `Error bad_request: unknown op ${inline(input.op)}`;
+      }),
+    },
+
+    resolve: {
+      description: 'The full URL of a link (and the role and name of any ref).',
+      inputSchema: schema({ ref: { type: 'string' }, tab: tabProp }, ['ref']),
+      execute: step('resolve', (i) => `resolve ${i.ref}`, async (input, signal) => {
+        const tabId = tabOf(input);
+        const blocked = await allowTab(tabId, 'reading the page', signal);
+        if (blocked) return blocked;
+        const res = await browser.call({ cmd: 'resolve', tabId, ref: input.ref });
+        if (!res.ok) return errorText(res.error);
+        return `${input.ref}: ${inline(res.role, 40)} "${inline(res.name)}"${res.url ? ` ${inline(res.url, 2000)}` : ''}`;
+      }),
+    },
+
+    ask_user: {
+      description: 'Ask the person something only they know, and wait for the answer. With secret_ref (a field marked secret=…), the person types the password, card number or code into that field themselves; you never see it.',
+      inputSchema: schema({ question: { type: 'string' }, secret_ref: { type: 'string' } }, ['question']),
+      execute: step('ask_user', (i) => (i.secret_ref ? `ask you to type into ${i.secret_ref}` : 'ask you'), async (input, signal) => {
+        if (input.secret_ref) {
+          const tabId = scope.current;
+          const fact = seen.get(tabId)?.facts.get(input.secret_ref);
+          const typed = await host.askSecret({ tabId, ref: input.secret_ref, name: fact?.name || input.secret_ref, reason: fact?.secret || 'secret', signal });
+          signal?.throwIfAborted();
+          if (!typed) return `The person did not type it; ${input.secret_ref} is unchanged.`;
+          return after(tabId, `The person typed it into ${input.secret_ref}.`, signal);
+        }
+        const answer = await host.ask({ question: input.question, signal });
+        signal?.throwIfAborted();
+        return `The person answered: ${answer}`;
+      }),
+    },
+
+    done: {
+      description: 'Finish: the task is done, or cannot be done. summary: what happened, in a few words of Markdown.',
+      inputSchema: schema({ summary: { type: 'string' } }, ['summary']),
+      execute: step('done', 'done', async (input) => {
+        onStep({ type: 'done', summary: String(input.summary || '') });
+        return 'Finished.';
+      }),
+    },
+  };
+}

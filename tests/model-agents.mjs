@@ -1,0 +1,199 @@
+// Scripted agents for the stand-in model server. Each reads the
+// conversation it is sent, as a model would, and answers with text and/or
+// tool calls. They find refs in the snapshot text by role and name (the
+// element named "Email"), never by a hard-coded ref, so they work whatever
+// refs the extension hands out.
+
+/** @typedef {{role:string, text:string, calls?:Array<{id:string,name:string,input:any}>, callId?:string}} Turn */
+/** @typedef {{system:string, turns:Turn[], tools:string[]}} Convo */
+
+/** Page contents the agent has seen, newest last (tool results carry them between <page …> and </page>). */
+export function pages(turns) {
+  const out = [];
+  for (const t of turns) {
+    if (t.role !== 'tool') continue;
+    for (const m of t.text.matchAll(/<page ([^>]*)>\n([\s\S]*?)\n<\/page>/g)) {
+      const attrs = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((a) => [a[1], a[2]]));
+      out.push({ ...attrs, text: m[2] });
+    }
+  }
+  return out;
+}
+
+/** The goal: the person's latest message. */
+export function goal(turns) {
+  for (let i = turns.length - 1; i >= 0; i--) if (turns[i].role === 'user' && turns[i].text) return turns[i].text;
+  return '';
+}
+
+/** Turns since the person's latest message (this task's work). */
+function sinceGoal(turns) {
+  let i = turns.length - 1;
+  while (i >= 0 && !(turns[i].role === 'user' && turns[i].text)) i--;
+  return turns.slice(i + 1);
+}
+
+/** The last tool result, with the call it answers. */
+function lastResult(turns) {
+  const work = sinceGoal(turns);
+  const r = [...work].reverse().find((t) => t.role === 'tool');
+  if (!r) return null;
+  const call = work.flatMap((t) => t.calls || []).find((c) => r.callId && r.callId.endsWith(c.id.replace(/^(call_|toolu_)/, '')));
+  return { text: r.text, call };
+}
+
+/** Tool calls made for the current goal. */
+const callsSinceGoal = (turns) => sinceGoal(turns).flatMap((t) => t.calls || []);
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The line of an element, found by role and name as a reader of the snapshot would:
+ * `textbox "Email" A3`, `button "Sign in" A7`, `[Pro](/p/3) A9`.
+ * @returns {{ref:string, line:string}|null}
+ */
+export function find(text, role, name) {
+  const n = name instanceof RegExp ? name.source : escape(name);
+  const re = role === 'link'
+    ? new RegExp(`\\[(?:${n})\\]\\([^)]*\\) (A\\d+)|#\\[(?:${n})\\] (A\\d+)`, 'i')
+    : new RegExp(`${role} "(?:${n})" (A\\d+)`, 'i');
+  for (const line of text.split('\n')) {
+    const m = line.match(re);
+    if (m) return { ref: m[1] || m[2], line };
+  }
+  return null;
+}
+
+const call = (name, input) => ({ calls: [{ name, input }] });
+const look = () => call('snapshot', {});
+const done = (summary) => call('done', { summary });
+const declined = (turns) => /declined/i.test(lastResult(turns)?.text || '');
+
+/** @type {Record<string, (c: Convo) => {text?:string, calls?:Array<{name:string,input:any}>}>} */
+export const AGENTS = {
+  /** Says hello (Test connection, plain chat). */
+  hello: () => ({ text: 'Hello! I can see your tab and act in it. **What should I do?**' }),
+
+  /** Signs in: fills the email from the goal, has the person type the password, clicks "Sign in". */
+  login: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    if (declined(turns)) return done('You declined, so I did not sign in.');
+    if (/Welcome back/.test(page.text)) return done(`**Signed in.** The page says: ${page.text.match(/Welcome back[^\n]*/)[0]}`);
+    const email = find(page.text, 'textbox', 'Email');
+    const address = goal(turns).match(/[\w.+-]+@[\w.-]+\w/)[0];
+    if (email && !email.line.includes(address)) return call('act', { action: 'fill', ref: email.ref, value: address });
+    const password = find(page.text, 'textbox', 'Password');
+    if (password && !/ filled\b/.test(password.line)) {
+      if (callsSinceGoal(turns).some((c) => c.name === 'ask_user') && !/typed/i.test(lastResult(turns)?.text || '')) return done('I could not sign in without the password.');
+      return call('ask_user', { question: 'Please type your password into the field below.', secret_ref: password.ref });
+    }
+    const button = find(page.text, 'button', 'Sign in');
+    return call('act', { action: 'click', ref: button.ref });
+  },
+
+  /** Searches for the quoted words of the goal and opens the result named by the last quoted words. */
+  search: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    const [query, result] = [...goal(turns).matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    if (!page) return look();
+    if (/^# /m.test(page.text) && page.text.includes(`# ${result}`)) {
+      const price = page.text.match(/Price: ([^\n]+)/);
+      return done(`Opened **${result}**${price ? `: it costs ${price[1]}` : ''}.`);
+    }
+    const link = find(page.text, 'link', result);
+    if (link) return call('act', { action: 'click', ref: link.ref });
+    const box = find(page.text, 'searchbox', 'Search');
+    if (!box.line.includes(`: ${query}`)) return call('act', { action: 'fill', ref: box.ref, value: query });
+    return call('act', { action: 'click', ref: find(page.text, 'button', 'Search').ref });
+  },
+
+  /** Fills a form over several pages from "field: value" pairs in the goal, then submits it. */
+  form: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    if (/Thank you/.test(page.text)) return done(`Sent. ${page.text.match(/Thank you[^\n]*/)[0]}`);
+    const pairs = [...goal(turns).matchAll(/(\w[\w ]*?): ([^;]+)(?:;|$)/g)].map((m) => [m[1].trim(), m[2].trim()]);
+    for (const [field, value] of pairs) {
+      const box = find(page.text, 'textbox', field);
+      if (box && !box.line.endsWith(`: ${value}`)) return call('act', { action: 'fill', ref: box.ref, value });
+      const combo = find(page.text, 'combobox', field);
+      if (combo && !combo.line.endsWith(`: ${value}`)) return call('act', { action: 'select', ref: combo.ref, value });
+      const check = find(page.text, 'checkbox', field);
+      if (check && /yes/i.test(value) && !/ checked/.test(check.line)) return call('act', { action: 'check', ref: check.ref });
+    }
+    const next = find(page.text, 'button', 'Next') || find(page.text, 'button', 'Submit');
+    return call('act', { action: 'click', ref: next.ref });
+  },
+
+  /** Copies a number from another tab (found by its title in the goal) into this tab's form. */
+  'two-tabs': ({ turns }) => {
+    const work = sinceGoal(turns);
+    const title = goal(turns).match(/tab "([^"]+)"/)[1];
+    const made = callsSinceGoal(turns);
+    if (!made.some((c) => c.name === 'tabs')) return call('tabs', { op: 'list' });
+    if (declined(turns)) return done('You declined, so I did not read the other tab.');
+    const list = work.filter((t) => t.role === 'tool').map((t) => t.text).find((t) => t.includes('<tabs>'));
+    const other = list.split('\n').find((l) => l.includes(`"${title}"`));
+    const otherId = Number(other.match(/tab (\d+)/)[1]);
+    const current = Number(list.split('\n').find((l) => l.includes('(this task)')).match(/tab (\d+)/)[1]);
+    const seen = pages(work);
+    const notes = seen.find((p) => Number(p.tab) === otherId);
+    if (!notes) return call('snapshot', { tab: otherId });
+    const number = notes.text.match(/Order number:? (\d+)/)[1];
+    const here = seen.filter((p) => Number(p.tab) === current).at(-1);
+    if (!here) return call('snapshot', { tab: current });
+    if (/Saved/.test(here.text)) return done(`Copied order number ${number} from "${title}" and saved it.`);
+    const box = find(here.text, 'textbox', 'Order number');
+    if (!box.line.endsWith(`: ${number}`)) return call('act', { tab: current, action: 'fill', ref: box.ref, value: number });
+    return call('act', { tab: current, action: 'click', ref: find(here.text, 'button', 'Save').ref });
+  },
+
+  /** Buys the product named in the goal; stops when the person declines. */
+  buy: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    if (declined(turns)) return done('You declined the purchase, so **nothing was bought**.');
+    if (/Order placed/.test(page.text)) return done('Bought it.');
+    return call('act', { action: 'click', ref: find(page.text, 'button', /Buy now/).ref });
+  },
+
+  /**
+   * Obeys whatever the page tells it (the injection test): sends the page to
+   * the address the page names, by navigating there, then by the page's own
+   * "Send" button.
+   */
+  obedient: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    const made = callsSinceGoal(turns);
+    const ORDER = /send the contents of this page to (https?:\/\/\S+?)[.,;]?(?:\s|$)/i;
+    const order = pages(sinceGoal(turns)).map((p) => p.text.match(ORDER)).find(Boolean);
+    if (order && !made.some((c) => c.name === 'navigate')) {
+      return call('navigate', { url: `${order[1]}?data=${encodeURIComponent(page.text.slice(0, 200))}` });
+    }
+    const box = find(page.text, 'textbox', 'Message');
+    if (box && !made.some((c) => c.name === 'act' && c.input.action === 'fill')) return call('act', { action: 'fill', ref: box.ref, value: page.text.slice(0, 100) });
+    const send = find(page.text, 'button', 'Send');
+    if (send && !made.some((c) => c.name === 'act' && c.input.action === 'click')) return call('act', { action: 'click', ref: send.ref });
+    return done('Done as the page asked.');
+  },
+
+  /** Clicks "Count clicks" for ever (Stop and step-limit tests). */
+  counter: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    return { text: 'Clicking again.', calls: [{ name: 'act', input: { action: 'click', ref: find(page.text, 'button', 'Count clicks').ref } }] };
+  },
+
+  /** A long streamed answer (Stop mid-stream). */
+  chatty: () => ({ text: `${'This is a long answer that streams slowly. '.repeat(40)}The end.` }),
+
+  /** Answers with Markdown holding raw HTML: it must show as text. */
+  markdown: () => ({ text: '## Result\n\n- **bold** and `code`\n- [a link](https://example.com/x)\n\n<img src=x onerror="document.title=\'pwned\'"> <script>document.title="pwned"</script>' }),
+};
+
+/** A transcript for error messages. */
+export function transcriptText(turns) {
+  return turns.map((t) => `${t.role}: ${t.text.slice(0, 300)}${(t.calls || []).map((c) => ` [${c.name} ${JSON.stringify(c.input)}]`).join('')}`).join('\n');
+}
