@@ -32,7 +32,9 @@ export function setup() {
     step(`installing wasm-bindgen-cli ${want} (takes 5-12 minutes once)`);
     run('cargo', ['install', 'wasm-bindgen-cli', '--version', `=${want}`]);
   }
-  if (!existsSync(join(ROOT, 'node_modules/.package-lock.json'))) {
+  // Also after a pull that added a dependency.
+  const deps = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies || {});
+  if (!existsSync(join(ROOT, 'node_modules/.package-lock.json')) || deps.some((d) => !existsSync(join(ROOT, 'node_modules', d, 'package.json')))) {
     step('installing npm dependencies');
     run('npm', ['ci', '--no-audit', '--no-fund']);
   }

@@ -97,7 +97,7 @@ export const AGENTS = {
     const page = pages(sinceGoal(turns)).at(-1);
     const [query, result] = [...goal(turns).matchAll(/"([^"]+)"/g)].map((m) => m[1]);
     if (!page) return look();
-    if (/^# /m.test(page.text) && page.text.includes(`# ${result}`)) {
+    if (new RegExp(`^ *# ${escape(result)}$`, 'm').test(page.text)) {
       const price = page.text.match(/Price: ([^\n]+)/);
       return done(`Opened **${result}**${price ? `: it costs ${price[1]}` : ''}.`);
     }
@@ -131,7 +131,7 @@ export const AGENTS = {
     const work = sinceGoal(turns);
     const title = goal(turns).match(/tab "([^"]+)"/)[1];
     const made = callsSinceGoal(turns);
-    if (!made.some((c) => c.name === 'tabs')) return call('tabs', { op: 'list' });
+    if (!made.some((c) => c.name === 'tabs')) return call('tabs', { action: 'list' });
     if (declined(turns)) return done('You declined, so I did not read the other tab.');
     const list = work.filter((t) => t.role === 'tool').map((t) => t.text).find((t) => t.includes('<tabs>'));
     const other = list.split('\n').find((l) => l.includes(`"${title}"`));

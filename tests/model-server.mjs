@@ -124,7 +124,7 @@ export async function startModelServer(o = {}) {
   };
   const sockets = new Set();
   const server = createServer(async (req, res) => {
-    const cors = { 'access-control-allow-origin': EXTENSION_ORIGIN, 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-max-age': '600' };
+    const cors = { 'access-control-allow-origin': EXTENSION_ORIGIN, 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, GET, OPTIONS', 'access-control-max-age': '600', 'access-control-expose-headers': 'retry-after, retry-after-ms' };
     if (req.method === 'OPTIONS') { res.writeHead(204, cors).end(); return; }
     const url = new URL(req.url, 'http://x');
     const kind = url.pathname.endsWith('/chat/completions') ? 'openai' : url.pathname.endsWith('/messages') ? 'anthropic' : url.pathname.endsWith('/models') ? 'models' : null;

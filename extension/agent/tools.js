@@ -226,37 +226,39 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     },
 
     tabs: {
-      description: 'Tabs of this window: list them, switch to one (it becomes the tab you work in), or open a URL in a new tab.',
-      inputSchema: schema({ op: { type: 'string', enum: ['list', 'switch', 'open'] }, tab: { type: 'integer' }, url: { type: 'string' } }, ['op']),
-      execute: step('tabs', (i) => `tabs ${i.op}${i.tab !== undefined ? ` ${i.tab}` : ''}${i.url ? ` ${inline(i.url, 120)}` : ''}`, async (input, signal) => {
-        if (input.op === 'list') {
-          const res = await browser.call({ cmd: 'tabs', op: 'list' });
+      description: 'Tabs of this window: list them, switch to one (it becomes the tab you work in), or open a URL in a new tab (action "open").',
+      inputSchema: schema({ action: { type: 'string', enum: ['list', 'switch', 'open'] }, tab: { type: 'integer' }, url: { type: 'string' } }, ['action']),
+      execute: step('tabs', (i) => `tabs ${i.action}${i.tab !== undefined ? ` ${i.tab}` : ''}${i.url ? ` ${inline(i.url, 120)}` : ''}`, async (input, signal) => {
+        if (input.action === 'list') {
+          const res = await browser.call({ cmd: 'tabs', action: 'list' });
           if (!res.ok) return errorText(res.error);
-          const lines = res.tabs.map((t) => `tab ${t.tabId ?? t.id} "${inline(t.title, 120)}" ${inline(t.url, 200)}${t.active ? ' (active)' : ''}${(t.tabId ?? t.id) === scope.current ? ' (this task)' : ''}`);
+          const windowId = res.tabs.find((t) => t.tabId === scope.current)?.windowId;
+          const lines = res.tabs.filter((t) => windowId === undefined || t.windowId === windowId)
+            .map((t) => `tab ${t.tabId} "${inline(t.title, 120)}" ${inline(t.url, 200)}${t.active ? ' (active)' : ''}${t.tabId === scope.current ? ' (this task)' : ''}`);
           return `<tabs>\n${lines.join('\n')}\n</tabs>`;
         }
-        if (input.op === 'switch') {
+        if (input.action === 'switch') {
           if (!Number.isInteger(input.tab)) return 'Error bad_request: switch needs tab';
           const blocked = await allowTab(input.tab, 'switching to the tab', signal);
           if (blocked) return blocked;
-          const res = await browser.call({ cmd: 'tabs', op: 'switch', tabId: input.tab });
+          const res = await browser.call({ cmd: 'tabs', action: 'switch', tabId: input.tab });
           if (!res.ok) return errorText(res.error);
           scope.current = input.tab;
           return `Switched: you now work in tab ${input.tab}.`;
         }
-        if (input.op === 'open') {
+        if (input.action === 'open') {
           if (!input.url) return 'Error bad_request: open needs url';
           const ask = checkSite(scope, input.url);
           if (!(await confirmed(ask, `open ${input.url} in a new tab`, scope.current, signal))) return declined(`opening ${input.url}`, ask);
           if (ask) scope.sites.add(siteOf(input.url));
-          const res = await browser.call({ cmd: 'tabs', op: 'open', url: input.url });
+          const res = await browser.call({ cmd: 'tabs', action: 'open', url: input.url });
           if (!res.ok) return errorText(res.error);
-          const tabId = res.tabId ?? res.tab?.id;
+          const tabId = res.tabId;
           scope.tabs.add(tabId);
           scope.current = tabId;
           return after(tabId, `Opened tab ${tabId}; you now work in it.`, signal);
         }
-        return `Error bad_request: unknown op ${inline(input.op)}`;
+        return `Error bad_request: unknown action ${inline(input.action)}`;
       }),
     },
 

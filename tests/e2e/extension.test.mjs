@@ -332,6 +332,7 @@ test('the side panel snapshots the active tab and acts by ref', async () => {
   await page.bringToFront();
   // The panel asks for the active tab of the last focused window: make it the fixture.
   await b.panel.evaluate((t) => chrome.tabs.update(t, { active: true }), tabId);
+  await panelPage.click('#developer summary');
   await panelPage.click('#snap');
   await panelPage.waitForFunction(() => document.getElementById('out').textContent.length > 0
     || document.getElementById('status').className === 'error');

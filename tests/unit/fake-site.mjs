@@ -37,7 +37,7 @@ export function fakeSite(pages, start) {
           state.page = state.history.pop() || state.page;
           return { ok: true };
         case 'tabs':
-          return { ok: true, tabs: state.tabs.map((t) => ({ ...t, title: pages[state.page].title, url: pages[state.page].url })) };
+          return { ok: true, tabs: state.tabs.map((t) => ({ ...t, windowId: 1, title: pages[state.page].title, url: pages[state.page].url })) };
         default:
           return { ok: false, error: { code: 'unknown_command', message: msg.cmd } };
       }

@@ -1,0 +1,396 @@
+// The side panel: a chat with the co-pilot about the tab in front of the
+// person. It hosts the agent loop (extension/agent/) and plugs in the
+// browser (the extension's message protocol) and the person (confirmations,
+// secrets, questions). Opened as a page with ?tab=<id> it stays on that tab;
+// with ?window=<id> it follows that window's active tab.
+
+import { run, compact } from '../agent/loop.js';
+import { browserTools } from '../agent/tools.js';
+import { createModel, describeError, checkSettings } from '../agent/provider.js';
+import { instructions } from '../agent/prompt.js';
+import { siteOf } from '../agent/page-text.js';
+import { renderMarkdown } from './markdown.js';
+import { load, save, clear, empty } from './conversation.js';
+import { bindSettings, loadSettings } from './settings.js';
+import { bindDeveloper } from './developer.js';
+
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+/** @param {object} msg */
+const send = (msg) => chrome.runtime.sendMessage(msg);
+
+const params = new URLSearchParams(location.search);
+const pinnedTab = params.has('tab') ? Number(params.get('tab')) : null;
+
+const state = {
+  windowId: /** @type {number} */ (-1),
+  /** @type {chrome.tabs.Tab|null} */
+  tab: null,
+  conv: empty(),
+  /** @type {AbortController|null} */
+  running: null,
+  /** The person's answer to an ask_user question, when one is pending. */
+  /** @type {((text:string)=>void)|null} */
+  answer: null,
+  /** Secrets the person typed in this panel: scrubbed from anything sent to the model. Memory only. */
+  secrets: new Set(),
+};
+
+// ---- what the person sees
+
+function announce(text) {
+  // Re-setting the same text would not be announced again.
+  $('announce').textContent = '';
+  setTimeout(() => { $('announce').textContent = text; }, 30);
+}
+
+function scrollDown() {
+  const log = $('log');
+  log.scrollTop = log.scrollHeight;
+}
+
+/** @param {import('./conversation.js').Entry} e */
+function renderEntry(e) {
+  if (e.kind === 'step') {
+    const d = document.createElement('details');
+    d.className = `step${e.ok === false ? ' failed' : ''}`;
+    const s = document.createElement('summary');
+    s.textContent = e.line + (e.ok === null ? ' …' : '');
+    const pre = document.createElement('pre');
+    pre.textContent = e.detail;
+    d.append(s, pre);
+    return d;
+  }
+  const div = document.createElement('div');
+  div.className = `msg ${e.kind}`;
+  if (e.kind === 'assistant') renderMarkdown(div, e.text);
+  else div.textContent = e.text;
+  if (e.kind === 'user') div.prepend(Object.assign(document.createElement('span'), { className: 'visually-hidden', textContent: 'You: ' }));
+  return div;
+}
+
+/** Adds an entry to the conversation and the log; returns its element. */
+function add(e) {
+  state.conv.entries.push(e);
+  const el = renderEntry(e);
+  $('log').append(el);
+  scrollDown();
+  return { entry: e, el };
+}
+
+function renderAll() {
+  $('log').replaceChildren(...state.conv.entries.map(renderEntry));
+  scrollDown();
+}
+
+/** A panel pinned to a tab has that tab's conversation; a side panel has its window's. */
+const key = () => (pinnedTab !== null ? `tab:${pinnedTab}` : `window:${state.windowId}`);
+const persist = () => save(key(), state.conv);
+
+function setRunning(on) {
+  $('stop').hidden = !on;
+  if (!on) $('prompt').hidden = true;
+  // For tests and styles: busy while a task runs, and how many tasks ended.
+  document.body.dataset.busy = String(on);
+  if (!on) document.body.dataset.finished = String(Number(document.body.dataset.finished || 0) + 1);
+}
+
+function describeTab(t) {
+  if (!t) return 'no tab';
+  return `“${t.title || t.url || `tab ${t.id}`}”`;
+}
+
+async function bind(tabId, announceIt) {
+  try {
+    state.tab = await chrome.tabs.get(tabId);
+  } catch {
+    state.tab = null;
+  }
+  $('bound').textContent = state.tab ? `Working in ${describeTab(state.tab)}` : 'No tab';
+  if (announceIt && state.tab) {
+    add({ kind: 'notice', text: `Now working in ${describeTab(state.tab)}${state.running ? ' (the running task stays on its own tab)' : ''}.` });
+    announce(`Now working in ${describeTab(state.tab)}`);
+    persist();
+  }
+}
+
+// ---- the person, as the agent's host
+
+/** Shows a prompt (a question the co-pilot needs answered) and resolves with the person's answer. */
+function showPrompt(build, signal) {
+  return new Promise((resolve) => {
+    const box = $('prompt');
+    const finish = (value) => {
+      box.hidden = true;
+      box.replaceChildren();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+      input('message').focus();
+    };
+    const onAbort = () => finish(false);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    box.replaceChildren(...build(finish));
+    box.hidden = false;
+    scrollDown();
+  });
+}
+
+function button(text, onClick, className = '') {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  if (className) b.className = className;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+const host = {
+  /** @param {import('../agent/tools.js').ConfirmRequest} r */
+  async confirm(r) {
+    let where = '';
+    if (r.tabId !== state.tab?.id) {
+      const t = await chrome.tabs.get(r.tabId).catch(() => null);
+      where = ` on ${t ? describeTab(t) : `tab ${r.tabId}`}`;
+    }
+    const question = `The co-pilot wants to ${r.summary}${where}: ${r.reason}. Allow it?`;
+    announce(question);
+    const ok = await showPrompt((finish) => {
+      const p = Object.assign(document.createElement('p'), { id: 'confirm-question', textContent: question });
+      const group = document.createElement('div');
+      group.setAttribute('role', 'group');
+      group.setAttribute('aria-labelledby', 'confirm-question');
+      group.className = 'row';
+      const allow = button('Allow', () => finish(true), 'primary');
+      group.append(allow, button('Decline', () => finish(false)));
+      setTimeout(() => allow.focus(), 0);
+      return [p, group];
+    }, r.signal);
+    add({ kind: 'notice', text: `${ok ? 'You allowed' : 'You declined'}: ${r.summary}${where}.` });
+    return ok;
+  },
+
+  /** The person types a secret into the panel; the panel fills the page with it through the extension. */
+  async askSecret(r) {
+    const label = `Type the ${r.reason.replace(/-/g, ' ')} for “${r.name}” (${r.ref}). It goes straight into the page; the co-pilot never sees it.`;
+    announce(label);
+    return showPrompt((finish) => {
+      const form = document.createElement('form');
+      const id = 'secret-value';
+      const l = Object.assign(document.createElement('label'), { htmlFor: id, textContent: label });
+      const field = Object.assign(document.createElement('input'), { id, type: 'password', autocomplete: 'off' });
+      const error = Object.assign(document.createElement('p'), { className: 'hint', role: 'alert' });
+      const row = document.createElement('div');
+      row.className = 'row';
+      const fillIn = Object.assign(document.createElement('button'), { type: 'submit', textContent: 'Fill in', className: 'primary' });
+      row.append(fillIn, button('Cancel', () => { field.value = ''; finish(false); }));
+      form.append(l, field, row, error);
+      form.addEventListener('submit', async (ev) => {
+        ev.preventDefault();
+        const value = field.value;
+        field.value = '';
+        if (!value) { error.textContent = 'Type the value first, or Cancel.'; return; }
+        state.secrets.add(value);
+        // The one path by which the person's secret reaches the page.
+        const res = await send({ cmd: 'act', tabId: r.tabId, ref: r.ref, action: 'fill', value });
+        if (!res?.ok) { error.textContent = `Could not fill it in: ${res?.error?.message || 'no answer'}`; return; }
+        add({ kind: 'notice', text: `You filled in ${r.ref} “${r.name}”.` });
+        finish(true);
+      });
+      setTimeout(() => field.focus(), 0);
+      return [form];
+    }, r.signal);
+  },
+
+  /** A question for the person, answered through the message box. */
+  async ask(r) {
+    add({ kind: 'assistant', text: r.question });
+    announce(`The co-pilot asks: ${r.question}`);
+    persist();
+    input('message').focus();
+    return new Promise((resolve, reject) => {
+      state.answer = (text) => { state.answer = null; resolve(text); };
+      r.signal?.addEventListener('abort', () => { state.answer = null; reject(r.signal.reason); }, { once: true });
+    });
+  },
+
+  redact(text) {
+    let out = text;
+    for (const s of state.secrets) if (s.length >= 3) out = out.split(s).join('[secret]');
+    return out;
+  },
+};
+
+/** The browser as the agent sees it: the message protocol, and a wait for pages to settle. */
+const browser = {
+  call: send,
+  async settle(tabId, signal) {
+    // Give a click time to start a navigation, then wait (bounded) for the load to finish.
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+    await sleep(250);
+    const until = Date.now() + 10000;
+    while (Date.now() < until && !signal?.aborted) {
+      const t = await chrome.tabs.get(tabId).catch(() => null);
+      if (!t || t.status === 'complete') return;
+      await sleep(150);
+    }
+  },
+};
+
+// ---- a task
+
+async function start(goal) {
+  const settings = await loadSettings();
+  const problem = checkSettings(settings.provider);
+  if (problem) {
+    add({ kind: 'error', text: `Set up a model first (Settings): ${problem}` });
+    announce('Set up a model first');
+    return;
+  }
+  if (!state.tab) await bind(pinnedTab ?? (await activeTab()), false);
+  if (!state.tab) { add({ kind: 'error', text: 'There is no tab to work in.' }); return; }
+  const tab = state.tab;
+  add({ kind: 'user', text: goal });
+  persist();
+  const controller = new AbortController();
+  state.running = controller;
+  setRunning(true);
+  const scope = { startTab: tab.id, current: tab.id, sites: new Set([siteOf(tab.url)]), tabs: new Set([tab.id]) };
+  /** @type {{entry:any, el:HTMLElement}|null} */
+  let bubble = null;
+  let frame = 0;
+  const steps = new Map();
+  const onStep = (e) => {
+    if (e.type === 'text') {
+      if (!bubble) bubble = add({ kind: 'assistant', text: '' });
+      bubble.entry.text += e.text;
+      if (!frame) frame = requestAnimationFrame(() => { frame = 0; if (bubble) { renderMarkdown(bubble.el, bubble.entry.text); scrollDown(); } });
+    } else if (e.type === 'tool-start') {
+      bubble = null;
+      if (e.name === 'done') return;
+      steps.set(e.id, add({ kind: 'step', line: e.line, detail: '', ok: null }));
+    } else if (e.type === 'tool-end') {
+      const s = steps.get(e.id);
+      if (!s) return;
+      Object.assign(s.entry, { detail: e.detail, ok: e.ok });
+      s.el.replaceWith(s.el = renderEntry(s.entry));
+      persist();
+    } else if (e.type === 'usage') {
+      $('meter').textContent = `Step ${e.steps} of ${settings.maxSteps} · ${(state.conv.usage.totalTokens + e.usage.totalTokens).toLocaleString('en')} tokens`;
+    } else if (e.type === 'done') {
+      add({ kind: 'assistant', text: e.summary || 'Done.' });
+    }
+  };
+  const retries = settings.provider.maxRetries ?? 2;
+  let result;
+  try {
+    const tools = browserTools({ browser, host, scope, words: settings.confirmWords, onStep });
+    const model = createModel(settings.provider, {
+      onResponse: ({ status, retryAfter }) => {
+        if (status === 429 || status >= 500) $('meter').textContent = `The model provider answered HTTP ${status}${retryAfter ? `, asking to wait ${retryAfter} s` : ''}; trying again…`;
+      },
+    });
+    result = await run({
+      goal, history: state.conv.messages, tools, model, instructions: instructions({ tab: tab.id, url: tab.url }),
+      onStep, signal: controller.signal, maxSteps: settings.maxSteps, maxRetries: retries,
+      timeout: { chunkMs: settings.provider.timeoutMs || 60000 },
+    });
+  } catch (e) {
+    result = { status: 'error', error: e, messages: null, usage: { totalTokens: 0 }, steps: 0, text: '' };
+  }
+  if (frame) cancelAnimationFrame(frame);
+  if (bubble) renderMarkdown(bubble.el, bubble.entry.text);
+  state.running = null;
+  state.answer = null;
+  setRunning(false);
+  if (result.messages) state.conv.messages = compact(result.messages);
+  state.conv.usage.totalTokens += result.usage.totalTokens;
+  const last = /** @type {any} */ ([...state.conv.entries].reverse().find((e) => e.kind === 'assistant'));
+  if (result.status === 'stopped') {
+    add({ kind: 'notice', text: 'Stopped. Nothing more will be done.' });
+    announce('Stopped');
+  } else if (result.status === 'error') {
+    const text = describeError(result.error, settings.provider);
+    add({ kind: 'error', text });
+    $('alert').textContent = text;
+  } else if (result.status === 'step-limit') {
+    add({ kind: 'notice', text: `Stopped at the step limit (${settings.maxSteps} steps). Say “go on” to continue.` });
+    announce('Stopped at the step limit');
+  } else if (last) {
+    announce(`Co-pilot: ${last.text}`);
+  }
+  $('meter').textContent = `${result.steps} step${result.steps === 1 ? '' : 's'} · ${state.conv.usage.totalTokens.toLocaleString('en')} tokens in this conversation`;
+  await persist();
+}
+
+async function activeTab() {
+  const [t] = await chrome.tabs.query({ active: true, windowId: state.windowId });
+  return t?.id ?? -1;
+}
+
+// ---- wiring
+
+$('composer').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = input('message').value.trim();
+  if (!text) return;
+  input('message').value = '';
+  if (state.answer) {
+    add({ kind: 'user', text });
+    state.answer(text);
+    return;
+  }
+  if (state.running) { announce('The co-pilot is still working: Stop it first, or wait.'); return; }
+  start(text);
+});
+input('message').addEventListener('keydown', (e) => {
+  // Enter sends, Shift+Enter is a new line.
+  if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    /** @type {HTMLFormElement} */ ($('composer')).requestSubmit();
+  }
+});
+$('stop').addEventListener('click', () => {
+  state.running?.abort(new DOMException('Stopped by the person', 'AbortError'));
+  input('message').focus();
+});
+$('new').addEventListener('click', async () => {
+  state.running?.abort(new DOMException('New conversation', 'AbortError'));
+  state.conv = empty();
+  await clear(key());
+  renderAll();
+  $('meter').textContent = '';
+  announce('New conversation');
+  input('message').focus();
+});
+$('settings-toggle').addEventListener('click', () => {
+  const open = $('settings').hidden;
+  $('settings').hidden = !open;
+  $('settings-toggle').setAttribute('aria-expanded', String(open));
+  if (open) input('kind').focus();
+});
+
+async function boot() {
+  if (pinnedTab !== null) {
+    const t = await chrome.tabs.get(pinnedTab).catch(() => null);
+    state.windowId = t ? t.windowId : -1;
+  } else {
+    state.windowId = params.has('window') ? Number(params.get('window')) : (await chrome.windows.getCurrent()).id;
+    chrome.tabs.onActivated.addListener(({ tabId, windowId }) => { if (windowId === state.windowId) bind(tabId, true); });
+  }
+  chrome.tabs.onUpdated.addListener((tabId, change) => {
+    if (tabId === state.tab?.id && (change.title || change.url)) bind(tabId, false);
+  });
+  state.conv = await load(key());
+  renderAll();
+  await bind(pinnedTab ?? (await activeTab()), false);
+  await bindSettings();
+  bindDeveloper({ send, tabId: () => state.tab?.id });
+  const s = await loadSettings();
+  if (checkSettings(s.provider)) {
+    $('settings').hidden = false;
+    $('settings-toggle').setAttribute('aria-expanded', 'true');
+  }
+  document.body.dataset.ready = 'true';
+}
+
+boot();

@@ -1,0 +1,107 @@
+// The person's choice of model and the co-pilot's limits, in
+// chrome.storage.local: `provider` {kind, baseURL, model, apiKey} (a test or
+// a managed install may preset it), `confirmWords`, `maxSteps`. Access to the
+// endpoint is asked for at runtime (optional host permissions), and
+// "Test connection" says exactly what failed.
+
+import { streamText } from 'ai';
+import { checkSettings, createModel, describeError, endpointOf, DEFAULT_BASE_URL } from '../agent/provider.js';
+import { DEFAULT_CONFIRM_WORDS } from '../agent/consent.js';
+import { DEFAULT_MAX_STEPS } from '../agent/loop.js';
+
+/** @returns {Promise<{provider:any, confirmWords:string[], maxSteps:number}>} */
+export async function loadSettings() {
+  const s = /** @type {any} */ (await chrome.storage.local.get(['provider', 'confirmWords', 'maxSteps']));
+  return {
+    provider: s.provider || { kind: 'openai-compatible', baseURL: DEFAULT_BASE_URL['openai-compatible'], model: '', apiKey: '' },
+    confirmWords: Array.isArray(s.confirmWords) ? s.confirmWords : DEFAULT_CONFIRM_WORDS,
+    maxSteps: Number.isInteger(s.maxSteps) && s.maxSteps > 0 ? s.maxSteps : DEFAULT_MAX_STEPS,
+  };
+}
+
+/**
+ * Asks Chrome for access to the endpoint's host unless granted. Not awaited
+ * by callers: the prompt may stay open, and a server that allows the
+ * extension's origin (CORS) answers without it.
+ * @returns {Promise<boolean>}
+ */
+export async function requestAccess(provider) {
+  const { pattern } = endpointOf(provider);
+  if (await chrome.permissions.contains({ origins: [pattern] })) return true;
+  return chrome.permissions.request({ origins: [pattern] });
+}
+
+/** One short request to the model: does the endpoint answer, with this key, for this model? */
+export async function testConnection(provider) {
+  const problem = checkSettings(provider);
+  if (problem) return { ok: false, message: problem };
+  if (provider.kind === 'builtin') return builtinAvailable();
+  const t0 = Date.now();
+  const r = streamText({ model: createModel(provider), prompt: 'Reply with the word OK.', maxRetries: 0, maxOutputTokens: 16, onError: () => {} });
+  let error = null;
+  for await (const part of r.stream) if (part.type === 'error') error = part.error;
+  if (error) return { ok: false, message: describeError(error, provider) };
+  return { ok: true, message: `Connected: ${provider.model} at ${endpointOf(provider).origin} answered in ${((Date.now() - t0) / 1000).toFixed(1)} s.` };
+}
+
+/** Chrome's built-in model (the Prompt API), where this browser has one. */
+async function builtinAvailable() {
+  const LM = /** @type {any} */ (globalThis).LanguageModel;
+  if (!LM) return { ok: false, message: 'This browser offers no built-in model (the Prompt API, LanguageModel, is missing). Choose an OpenAI-compatible or Anthropic endpoint.' };
+  const state = await LM.availability().catch((e) => `unknown (${e.message})`);
+  return { ok: false, message: `Chrome's built-in model is ${state}, but it cannot drive the co-pilot yet: it offers no tool calling here.` };
+}
+
+/** Wires the settings form. */
+export async function bindSettings() {
+  const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+  const status = $('settings-status');
+  const fill = async () => {
+    const s = await loadSettings();
+    $('kind').value = s.provider.kind;
+    $('baseURL').value = s.provider.baseURL || '';
+    $('model').value = s.provider.model || '';
+    $('apiKey').value = s.provider.apiKey || '';
+    $('maxSteps').value = String(s.maxSteps);
+    $('confirmWords').value = s.confirmWords.join(', ');
+  };
+  /** @returns {import('../agent/provider.js').ProviderSettings} */
+  const read = () => ({ kind: /** @type {any} */ ($('kind').value), baseURL: $('baseURL').value.trim(), model: $('model').value.trim(), apiKey: $('apiKey').value.trim() });
+  $('kind').addEventListener('change', () => {
+    const d = DEFAULT_BASE_URL[$('kind').value];
+    if (d && (!$('baseURL').value || Object.values(DEFAULT_BASE_URL).includes($('baseURL').value))) $('baseURL').value = d;
+  });
+  const askAccess = (provider) => {
+    if (provider.kind === 'builtin' || checkSettings(provider)) return;
+    requestAccess(provider).then(
+      (granted) => { if (!granted) status.textContent += ` Access to ${endpointOf(provider).origin} was not granted: requests work only if the server allows the extension.`; },
+      () => {},
+    );
+  };
+  $('settings-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const provider = read();
+    const problem = checkSettings(provider);
+    if (problem) { status.textContent = problem; return; }
+    const words = $('confirmWords').value.split(',').map((w) => w.trim()).filter(Boolean);
+    const maxSteps = Math.max(1, Math.min(200, Number($('maxSteps').value) || 30));
+    await chrome.storage.local.set({ provider, confirmWords: words, maxSteps });
+    status.textContent = 'Saved.';
+    askAccess(provider);
+  });
+  $('test').addEventListener('click', async () => {
+    const provider = read();
+    askAccess(provider);
+    status.textContent = 'Testing…';
+    try {
+      status.textContent = (await testConnection(provider)).message;
+    } catch (e) {
+      status.textContent = describeError(e, provider);
+    }
+  });
+  await fill();
+  // Settings preset or changed elsewhere (another panel, a managed install) show up here.
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && (changes.provider || changes.confirmWords || changes.maxSteps)) fill();
+  });
+}
