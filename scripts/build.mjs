@@ -20,7 +20,7 @@ export function buildPanel() {
     entryPoints: [join(ROOT, 'extension/panel/panel.js')],
     outfile: join(PANEL_DIST, 'panel.js'),
     bundle: true, format: 'esm', target: 'chrome116', platform: 'browser',
-    minify: true, sourcemap: 'linked', legalComments: 'linked', logLevel: 'warning', metafile: true,
+    minify: true, sourcemap: 'external', legalComments: 'external', logLevel: 'warning', metafile: true,
   });
   const bytes = Object.values(r.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
   console.log(`panel: ${statSync(join(PANEL_DIST, 'panel.js')).size} bytes (${bytes} with map and licenses)`);

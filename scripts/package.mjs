@@ -2,7 +2,8 @@
 // extension loads, found by following the manifest's entry points through
 // HTML script and link tags, JavaScript imports (es-module-lexer) and
 // `new URL('…', import.meta.url)` (how the Wasm glue finds its .wasm).
-// Builds the Wasm core first when it is missing or older than its sources.
+// Builds the Wasm core first when it is missing or older than its sources,
+// and the side panel's bundle every time.
 //
 //   npm run package
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { zipSync } from 'fflate';
 import { init, parse } from 'es-module-lexer';
 import { ROOT, step } from './lib.mjs';
-import { build, WASM } from './build.mjs';
+import { build, buildPanel, WASM } from './build.mjs';
 
 export const ZIP = join(ROOT, 'dist/axsnap.zip');
 
@@ -75,6 +76,7 @@ export async function packageFiles() {
 
 export async function packageExtension() {
   if (!wasmIsCurrent()) build({ quiet: true });
+  else buildPanel(); // a few seconds: the panel bundle is never stale
   step('packaging the extension');
   const files = await packageFiles();
   // A fixed date: the same sources give the same zip.

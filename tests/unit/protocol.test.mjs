@@ -138,7 +138,7 @@ test('the JSON Schema accepts exactly what the validator accepts', () => {
 test('every action has a request type and the panel\'s list is the protocol\'s', () => {
   const dts = readFileSync(join(ROOT, 'protocol/axsnap-protocol.d.ts'), 'utf8');
   for (const a of Object.keys(ACTIONS)) assert.match(dts, new RegExp(`action: "${a}";`));
-  const panel = readFileSync(join(ROOT, 'extension/panel/sidepanel.js'), 'utf8');
+  const panel = readFileSync(join(ROOT, 'extension/panel/developer.js'), 'utf8');
   assert.ok(!/'click', 'fill'/.test(panel), 'the panel keeps no action list of its own');
 });
 
