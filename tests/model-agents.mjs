@@ -74,6 +74,36 @@ export const AGENTS = {
   /** Says hello (Test connection, plain chat). */
   hello: () => ({ text: 'Hello! I can see your tab and act in it. **What should I do?**' }),
 
+  /** Tries to type a password it made up into the password field (it must end up asking the person). */
+  typist: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    const password = find(page.text, 'textbox', 'Password');
+    if (!callsSinceGoal(turns).some((c) => c.name === 'act')) return call('act', { action: 'fill', ref: password.ref, value: 'guessed-password-1' });
+    return done(lastResult(turns).text.split('\n')[0]);
+  },
+
+  /** Resolves a result link, opens its URL, waits for the price, goes back (resolve, navigate, wait_for, back). */
+  wanderer: ({ turns }) => {
+    const made = callsSinceGoal(turns).map((c) => c.name);
+    const last = lastResult(turns)?.text || '';
+    const seen = pages(sinceGoal(turns));
+    if (!seen.length) return look();
+    if (!made.includes('resolve')) return call('resolve', { ref: find(seen[0].text, 'link', 'Pro grinder').ref });
+    if (!made.includes('navigate')) return call('navigate', { url: last.match(/ (https?:\/\/\S+)$/)[1] });
+    if (!made.includes('wait_for')) return call('wait_for', { text: 'Price:', timeout_ms: 5000 });
+    if (!made.includes('back')) return call('back', {});
+    const price = seen.map((p) => p.text.match(/Price: (\S+)/)).find(Boolean)[1];
+    return done(`The Pro grinder costs ${price}; back on “${seen.at(-1).title}”.`);
+  },
+
+  /** Asks the person a question, then uses the answer. */
+  asker: ({ turns }) => {
+    const answer = lastResult(turns)?.text.match(/^The person answered: (.*)$/);
+    if (answer) return done(`You said **${answer[1]}**.`);
+    return call('ask_user', { question: 'Which city should I use?' });
+  },
+
   /** Signs in: fills the email from the goal, has the person type the password, clicks "Sign in". */
   login: ({ turns }) => {
     const page = pages(sinceGoal(turns)).at(-1);

@@ -175,7 +175,7 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     navigate: {
       description: 'Open a URL in the tab.',
       inputSchema: schema({ url: { type: 'string' }, tab: tabProp }, ['url']),
-      execute: step('navigate', (i) => `navigate ${inline(i.url, 120)}`, async (input, signal) => {
+      execute: step('navigate', (i) => `navigate ${inline(String(i.url).replace(/^https?:\/\//, ''), 120)}`, async (input, signal) => {
         const tabId = tabOf(input);
         const blocked = await allowTab(tabId, `navigate to ${input.url}`, signal);
         if (blocked) return blocked;

@@ -136,6 +136,15 @@ test('a task across two tabs: reading the other tab waits for the person (OpenAI
   assert.equal(await page.textContent('#out'), 'Saved 48213');
 });
 
+test('resolve, navigate, wait_for and back through the extension (Anthropic)', async () => {
+  await useModel('anthropic', 'wanderer');
+  const { page, panel } = await task('/copilot/shop.html?q=grinder');
+  await ask(panel, 'How much is the Pro grinder?');
+  assert.match(await lastReply(panel), /The Pro grinder costs \$349; back on “Coffee shop”\./);
+  assert.match(page.url(), /shop\.html\?q=grinder$/);
+  assert.match((await stepLines(panel)).join('\n'), /^snapshot\nresolve A\d+\nnavigate 127\.0\.0\.1:\d+\/copilot\/shop\.html\?id=pro\nwait for "Price:"\nback$/m);
+});
+
 test('a purchase the person declines is not made (Anthropic)', async () => {
   await useModel('anthropic', 'buy');
   const { page, panel } = await task('/copilot/shop.html?id=pro');
@@ -172,24 +181,52 @@ test('a page that orders the model to send it away: nothing happens unconfirmed 
   assert.match(model.state.requests[1].turns.find((t) => t.role === 'tool').text, /^<page tab="\d+" kind="snapshot"/);
 });
 
-test('Stop mid-loop: no further action, within a second', async () => {
-  await useModel('openai-compatible', 'counter');
-  const { page, panel } = await task('/copilot/counter.html');
-  model.state.delayMs = 40;
+/**
+ * Starts a task on a slowed-down stand-in, presses Stop once `running` says
+ * the task is under way, and checks the loop ended within a second.
+ */
+async function stopped(panel, goal, running) {
+  model.state.delayMs = 150;
   try {
-    const done = ask(panel, 'Keep clicking', { wait: false });
-    await page.waitForFunction(() => document.getElementById('counter').textContent === 'Clicked 2', null, { timeout: 30000 });
+    const done = ask(panel, goal, { wait: false });
+    await running();
     const t0 = Date.now();
     await panel.getByRole('button', { name: 'Stop' }).click();
     await ended(panel, await done);
     assert.ok(Date.now() - t0 < 1000, `stopped in ${Date.now() - t0} ms`);
-    const count = await page.textContent('#counter');
-    await page.waitForTimeout(1500);
-    assert.equal(await page.textContent('#counter'), count, 'no click after Stop');
     assert.match(await panel.textContent('#log'), /Stopped\. Nothing more will be done\./);
   } finally {
     model.state.delayMs = 0;
   }
+}
+
+test('Stop mid-loop: no further action, within a second', async () => {
+  await useModel('openai-compatible', 'counter');
+  const { page, panel } = await task('/copilot/counter.html');
+  await stopped(panel, 'Keep clicking', () => page.waitForFunction(() => document.getElementById('counter').textContent === 'Clicked 2', null, { timeout: 30000 }));
+  const count = await page.textContent('#counter');
+  await page.waitForTimeout(1500);
+  assert.equal(await page.textContent('#counter'), count, 'no click after Stop');
+});
+
+test('Stop mid-answer: the stream ends within a second (Anthropic)', async () => {
+  await useModel('anthropic', 'chatty');
+  const { panel } = await task('/copilot/notes.html');
+  await stopped(panel, 'Tell me about it', () => panel.waitForFunction(() => (document.querySelector('.msg.assistant')?.textContent || '').length > 0));
+  assert.doesNotMatch(await lastReply(panel), /The end\./);
+});
+
+test('a question from the co-pilot is answered in the message box (OpenAI-compatible)', async () => {
+  await useModel('openai-compatible', 'asker');
+  const { panel } = await task('/copilot/notes.html');
+  const done = ask(panel, 'Pick a city', { wait: false });
+  await panel.waitForFunction(() => /Which city should I use\?/.test(document.getElementById('log').textContent));
+  assert.equal(await panel.evaluate(() => document.activeElement?.id), 'message', 'focus goes to the message box');
+  await panel.waitForFunction(() => /The co-pilot asks: Which city/.test(document.getElementById('announce').textContent));
+  await panel.getByRole('textbox', { name: 'Message' }).fill('Porto');
+  await panel.getByRole('button', { name: 'Send' }).click();
+  await ended(panel, await done);
+  assert.match(await lastReply(panel), /You said Porto\./);
 });
 
 for (const [kind, failure, message] of [
