@@ -83,11 +83,12 @@ export async function bindSettings() {
     const provider = read();
     const problem = checkSettings(provider);
     if (problem) { status.textContent = problem; return; }
+    // Asked first, while the click still counts as the person's gesture.
+    askAccess(provider);
     const words = $('confirmWords').value.split(',').map((w) => w.trim()).filter(Boolean);
     const maxSteps = Math.max(1, Math.min(200, Number($('maxSteps').value) || 30));
     await chrome.storage.local.set({ provider, confirmWords: words, maxSteps });
     status.textContent = 'Saved.';
-    askAccess(provider);
   });
   $('test').addEventListener('click', async () => {
     const provider = read();

@@ -124,7 +124,9 @@ test('a task across two tabs: reading the other tab waits for the person (OpenAI
   const notesUrl = site.url('/copilot/notes.html');
   await panel.evaluate(async ([id, url]) => {
     const t = await chrome.tabs.get(id);
-    await chrome.tabs.create({ windowId: t.windowId, url, active: false });
+    const notes = await chrome.tabs.create({ windowId: t.windowId, url, active: false });
+    // Its title is "Notes" once it has loaded.
+    while ((await chrome.tabs.get(notes.id)).status !== 'complete') await new Promise((r) => setTimeout(r, 50));
   }, [tabId, notesUrl]);
   await useModel('openai-compatible', 'two-tabs');
   const done = ask(panel, 'Copy the order number from the tab "Notes" into the Order number field here and save it.', { wait: false });
