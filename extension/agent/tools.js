@@ -92,7 +92,8 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     let res;
     if (diff && diffSupported && seen.has(tabId)) {
       res = await browser.call({ cmd: 'snapshot', tabId, options: { ...options, diff: true } });
-      if (!res.ok && res.error?.code === 'bad_request' && /diff/.test(res.error.message)) diffSupported = false;
+      // An extension without diff snapshots: stop asking for them.
+      if (!res.ok && /^bad_(options|request)$/.test(res.error?.code) && /diff/.test(res.error.message)) diffSupported = false;
     }
     if (!res || !res.ok) res = await browser.call({ cmd: 'snapshot', tabId, options });
     if (!res.ok) return errorText(res.error);

@@ -64,6 +64,8 @@ for (const kind of KINDS) {
     const acts = out.site.state.log.filter((m) => m.cmd === 'act');
     assert.deepEqual(acts.map((m) => [m.action, m.ref]), [['fill', 'A3'], ['click', 'A5']], 'the model never fills the password field');
     assert.ok(out.r.usage.totalTokens > 0);
+    const diffs = out.site.state.log.filter((m) => m.cmd === 'snapshot' && m.options?.diff);
+    assert.equal(diffs.length, 1, 'an extension without diff snapshots is asked once, then gets plain ones');
     assert.equal(out.r.steps, 5);
     assert.deepEqual(out.events.filter((e) => e.type === 'tool-start').map((e) => e.line),
       ['snapshot', 'fill A3 "Email"', 'ask you to type into A4', 'click A5 "Sign in"', 'done']);

@@ -17,7 +17,7 @@ export function fakeSite(pages, start) {
       const p = pages[state.page];
       switch (msg.cmd) {
         case 'snapshot':
-          if (msg.options?.diff) return { ok: false, error: { code: 'bad_request', message: 'unknown option "diff"' } };
+          if (msg.options?.diff) return { ok: false, error: { code: 'bad_options', message: 'unknown option "diff": known are mode, format' } };
           return { ok: true, tabId: msg.tabId, text: snap(), stats: {} };
         case 'act': {
           const next = p.act?.(state, msg.ref, msg.action, msg.value);
