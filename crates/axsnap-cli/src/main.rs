@@ -7,16 +7,19 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: axsnap [--mode full|interactive] [--max-chars N] [--max-depth N] [--max-text N] [--max-url N]
-              [--format text|json] [--secrets FILE] [--stats] FILE|FILE.gz|-
+              [--format text|json] [--secrets FILE] [--stats] [--explain] FILE|FILE.gz|-
 
 Prints a compact snapshot of a saved CDP Accessibility.getFullAXTree response
 (or of {\"frames\":[{key,parent,owner,nodes}]}). Refs (A0, A1, …) mark what an
-agent can act on. --secrets names sensitive fields: [{frame, backendNodeId, reason}].";
+agent can act on. --secrets names sensitive fields: [{frame, backendNodeId, reason}].
+--explain lists on stderr each distill rule, how many nodes it decided on this
+page, and why it is safe.";
 
 struct Args {
     options: Options,
     secrets: Option<String>,
     stats: bool,
+    explain: bool,
     input: String,
 }
 
@@ -32,7 +35,7 @@ const OPTION_FLAGS: &[(&str, &str, bool)] = &[
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut given = serde_json::Map::new();
-    let (mut secrets, mut stats, mut input) = (None, false, None);
+    let (mut secrets, mut stats, mut explain, mut input) = (None, false, false, None);
     let mut it = argv.iter();
     while let Some(a) = it.next() {
         if let Some(&(flag, key, numeric)) = OPTION_FLAGS.iter().find(|(f, _, _)| f == a) {
@@ -47,6 +50,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
         match a.as_str() {
             "--secrets" => secrets = Some(it.next().ok_or("--secrets needs a file")?.clone()),
             "--stats" => stats = true,
+            "--explain" => explain = true,
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with("--") => return Err(format!("unknown flag {s}")),
             s => {
@@ -58,7 +62,7 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
     }
     let options = Options::from_value(&given.into(), Defaults::Uncapped).map_err(|e| e.message)?;
     let input = input.ok_or("no input file (use - for stdin)")?;
-    Ok(Args { options, secrets, stats, input })
+    Ok(Args { options, secrets, stats, explain, input })
 }
 
 fn read_input(path: &str) -> Result<String, String> {
@@ -109,6 +113,11 @@ fn run(argv: &[String]) -> Result<(), String> {
             s.nodes_in, s.nodes_out, s.refs, s.lines, s.chars, s.tokens_est, s.truncated_lines,
             parsed.as_secs_f64() * 1e3, total.as_secs_f64() * 1e3
         );
+    }
+    if args.explain {
+        for (rule, count) in axsnap_core::rules::RULES.iter().zip(&snap.decisions) {
+            eprintln!("{count:>7}  {}: {}", rule.name, rule.why);
+        }
     }
     Ok(())
 }

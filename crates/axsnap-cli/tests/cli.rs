@@ -99,3 +99,24 @@ fn a_reader_that_stops_early_is_not_a_panic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn explain_lists_the_rules_that_decided() {
+    let (code, _, err) = axsnap(&["--explain", "-"], PAGE);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 19, "{err}");
+    assert_eq!(lines[0], "      0  drop-inline-text-boxes: an InlineTextBox is a layout slice of its parent StaticText, which carries the same text");
+    assert!(lines[1].starts_with("      1  keep-actionable: "), "{err}");
+}
+
+#[test]
+fn option_flags_go_through_the_core_parser() {
+    let (code, _, err) = axsnap(&["--mode", "sideways", "-"], PAGE);
+    assert_eq!((code, err.as_str()), (2, "axsnap: option mode is \"full\" or \"interactive\", not \"sideways\"\n"));
+    let (code, _, err) = axsnap(&["--max-chars", "lots", "-"], PAGE);
+    assert_eq!((code, err.as_str()), (2, "axsnap: --max-chars needs a whole number\n"));
+    // 0 means no limit, here as in the extension: text is not clipped to nothing.
+    let (code, out, _) = axsnap(&["--max-text", "0", "-"], PAGE);
+    assert_eq!((code, out.as_str()), (0, "page \"Hi\"\nbutton \"Go\" A0\n"));
+}

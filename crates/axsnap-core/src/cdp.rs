@@ -138,6 +138,10 @@ pub struct FrameInput {
     pub parent: Option<String>,
     #[serde(default)]
     pub owner: Option<i64>,
+    /// The frame's document (Chrome's loader id), when the caller knows it:
+    /// refs belong to it. Without it, the document root's backend id stands in.
+    #[serde(default)]
+    pub document: Option<String>,
     #[serde(default)]
     pub nodes: Vec<AxNode>,
 }
@@ -240,7 +244,7 @@ impl SnapshotInput {
             .and_then(|n| n.frame_id.clone())
             .unwrap_or_else(|| "main".to_string());
         SnapshotInput {
-            frames: vec![FrameInput { key, parent: None, owner: None, nodes }],
+            frames: vec![FrameInput { key, nodes, ..FrameInput::default() }],
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::refs::RefTable;
 use crate::role::Role;
 use crate::rules::{self, is_actionable, prints_name, Action, Visit};
 use crate::tree::{NodeId, Tree};
+use crate::words::same_words;
 use crate::options::Mode;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,6 +76,8 @@ pub struct Distiller<'a> {
     holds_actionable: Vec<bool>,
     visited: Vec<bool>,
     pub kept: usize,
+    /// Per rule of [`rules::RULES`]: how many nodes it decided.
+    pub decisions: Vec<usize>,
 }
 
 impl<'a> Distiller<'a> {
@@ -90,11 +93,18 @@ impl<'a> Distiller<'a> {
             holds_actionable,
             visited: vec![false; tree.nodes.len()],
             kept: 0,
+            decisions: vec![0; rules::RULES.len()],
         }
     }
 
     pub fn run(&mut self, start: NodeId) -> Vec<Out> {
         self.walk(start, None, false, 0)
+    }
+
+    fn count(&mut self, rule: Option<usize>) {
+        if let Some(i) = rule {
+            self.decisions[i] += 1;
+        }
     }
 
     fn parts_words(&self, id: NodeId) -> bool {
@@ -128,7 +138,8 @@ impl<'a> Distiller<'a> {
         if depth > MAX_WALK_DEPTH {
             return self.flat(id);
         }
-        let (mut action, _rule) = rules::decide(&self.visit(id, ancestor_name));
+        let (mut action, rule) = rules::decide(&self.visit(id, ancestor_name));
+        self.count(rule);
         if action == Action::Remove && self.holds_actionable[id as usize] && node.role != Role::InlineTextBox {
             action = Action::Unwrap;
         }
@@ -212,9 +223,13 @@ impl<'a> Distiller<'a> {
             fold_twin_links(tree, &mut children);
         }
         let visible_children = children.iter().filter(|c| !is_blank(c)).count();
-        if secret.is_none() && rules::decide_leave(&self.visit(id, ancestor_name), visible_children) == Action::Remove {
-            // Children are all breaks here, so nothing is lost.
-            return Vec::new();
+        if secret.is_none() {
+            let (action, rule) = rules::decide_leave(&self.visit(id, ancestor_name), visible_children);
+            if action == Action::Remove {
+                // Children are all breaks here, so nothing is lost.
+                self.count(rule);
+                return Vec::new();
+            }
         }
         self.kept += 1;
         vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, also: Vec::new(), secret, children })]
@@ -379,7 +394,7 @@ fn fold_twin_links(tree: &Tree, outs: &mut Vec<Out>) {
                     // only into a title, an unnamed one has no words to move.
                     b.reference.is_some()
                         && bn.props.url.as_ref() == Some(url)
-                        && (name.trim().is_empty() || *in_heading && squash_eq(name, &bn.name))
+                        && (name.trim().is_empty() || *in_heading && same_words(name, &bn.name))
                 })
                 .map(|(b, _)| b.also.push(r))
                 .is_some()
@@ -442,11 +457,7 @@ fn echoes(tree: &Tree, h: &Element, link_name: &str, exact: bool) -> bool {
         && h.secret.is_none()
         && h.show_name
         && h.children.iter().all(is_blank)
-        && if exact { squash_eq(words, link_name) } else { rules::contains_words(link_name, words) }
-}
-
-fn squash_eq(a: &str, b: &str) -> bool {
-    a.split_whitespace().eq(b.split_whitespace())
+        && if exact { same_words(words, link_name) } else { rules::contains_words(link_name, words) }
 }
 
 /// A number set as a superscript is an exponent (or a footnote): without a

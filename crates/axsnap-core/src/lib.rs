@@ -19,6 +19,7 @@ pub mod role;
 pub mod rules;
 pub mod tree;
 pub mod urls;
+pub mod words;
 
 mod budget;
 
@@ -49,6 +50,9 @@ pub struct Snapshot {
     /// The text format, or the JSON format serialized.
     pub text: String,
     pub stats: Stats,
+    /// Per rule of [`rules::RULES`], in order: how many nodes it decided
+    /// (the CLI's `--explain`).
+    pub decisions: Vec<usize>,
 }
 
 /// The part of the page a `root` ref asks for: the element's own subtree if
@@ -103,23 +107,13 @@ pub fn snapshot(
         }
         None => main_root,
     };
-    // A subtree snapshot sees part of the page: refs outside it stay live.
-    if options.root.is_none() {
-        refs.begin();
-    }
-    for f in &tree.frames {
-        if let Some(root) = f.root {
-            let n = tree.node(root);
-            // A new document has a new root node; a URL change alone (history
-            // API) keeps the document and its refs.
-            let doc = n.backend_id.unwrap_or_default().to_string();
-            refs.observe_document(&f.key, &doc);
-        }
-    }
+    let subtree = options.root.is_some();
+    refs.begin(&frame_documents(input, &tree), subtree);
     let secrets = redact::Secrets::new(sensitive);
     let mut distiller = distill::Distiller::new(&tree, options.mode, &secrets, refs);
     let outs = distiller.run(start);
-    let kept = distiller.kept;
+    let (kept, decisions) = (distiller.kept, std::mem::take(&mut distiller.decisions));
+    refs.end(subtree);
     let mut doc = render(&tree, &outs, &options);
     let deep = budget::limit_depth(&mut doc, options.max_depth);
     let runs = if options.max_chars.is_some() { budget::collapse_runs(&mut doc) } else { 0 };
@@ -138,7 +132,23 @@ pub fn snapshot(
         lines: doc.lines.len(),
         truncated_lines: deep + runs + cut,
     };
-    Ok(Snapshot { text, stats })
+    Ok(Snapshot { text, stats, decisions })
+}
+
+/// Each frame's document: the caller's id for it (Chrome's loader id), or
+/// else its root node, since a new document has a new root node (a URL
+/// change alone, through the history API, keeps the document and its refs).
+fn frame_documents<'a>(input: &SnapshotInput, tree: &'a tree::Tree) -> Vec<refs::FrameDocument<'a>> {
+    let given = input.frames.iter().map(|f| f.document.as_deref());
+    tree.frames
+        .iter()
+        .zip(given)
+        .filter_map(|(f, given)| {
+            let root = f.root?;
+            let document = given.map_or_else(|| tree.node(root).backend_id.unwrap_or_default().to_string(), str::to_string);
+            Some(refs::FrameDocument { key: &f.key, document })
+        })
+        .collect()
 }
 
 /// The distilled tree as lines of the requested format.

@@ -1,15 +1,28 @@
-//! The ref table: which `A<n>` means which element. Identity lives here and
-//! nowhere else, so "stable refs" and "stale refs are errors" are properties
-//! of this one type.
+//! The ref table: which `A<n>` means which element. Identity and its whole
+//! lifecycle live here and nowhere else, so "stable refs", "stale refs are
+//! errors", "a new document forgets its frame's refs" and "the table stays
+//! bounded" are properties of this one type.
 
 use crate::error::{Error, ErrorCode};
+use crate::lines::format_ref;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// Where a ref points: the frame (or OOPIF session) key and the DOM node.
+/// A ref whose element was missing from this many full snapshots in a row
+/// is forgotten (its number still answers `stale_ref`, and is never reused).
+pub const PRUNE_AFTER: u64 = 3;
+/// At most this many refs are remembered per tab beyond those the latest
+/// snapshot showed (which are always kept): the oldest go first.
+pub const MAX_ENTRIES: usize = 50_000;
+
+/// Where a ref points: the frame (or OOPIF session) key, the document and
+/// the DOM node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     pub frame: String,
+    /// The frame's document when the ref was issued: Chrome's loader id when
+    /// the caller gave one, else the backend id of the document's root node.
+    pub document: String,
     pub backend_node_id: i64,
     pub role: String,
     pub name: String,
@@ -24,14 +37,35 @@ struct Entry {
     seen: u64,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct RefTable {
     next: u32,
+    /// Full snapshots taken; a subtree snapshot does not start a generation.
     generation: u64,
     by_node: HashMap<(String, i64), u32>,
     entries: HashMap<u32, Entry>,
-    /// Per frame key: the identity of the document the refs belong to.
+    /// Per frame key: the document the frame's refs belong to.
     documents: HashMap<String, String>,
+    limit: usize,
+}
+
+impl Default for RefTable {
+    fn default() -> Self {
+        RefTable {
+            next: 0,
+            generation: 0,
+            by_node: HashMap::new(),
+            entries: HashMap::new(),
+            documents: HashMap::new(),
+            limit: MAX_ENTRIES,
+        }
+    }
+}
+
+/// One frame of a snapshot as the table sees it.
+pub struct FrameDocument<'a> {
+    pub key: &'a str,
+    pub document: String,
 }
 
 impl RefTable {
@@ -39,27 +73,65 @@ impl RefTable {
         Self::default()
     }
 
-    /// Starts a snapshot: refs not seen again in it become stale.
-    pub fn begin(&mut self) {
-        self.generation += 1;
+    /// A table remembering at most `limit` refs beyond the live ones.
+    pub fn with_limit(limit: usize) -> Self {
+        RefTable { limit, ..Self::default() }
     }
 
-    /// Records which document a frame shows; a different document means the
-    /// frame navigated, and its old refs must never match new elements.
-    pub fn observe_document(&mut self, frame: &str, document: &str) {
-        let known = self.documents.get(frame);
-        if known.is_some_and(|d| d != document) {
-            self.forget_frame(frame);
+    /// Starts a snapshot. A full one starts a generation: refs it does not
+    /// show become stale. A subtree snapshot sees part of the page, so refs
+    /// outside it stay live. A frame showing another document than before
+    /// navigated: its old refs must never match the new document's elements.
+    pub fn begin(&mut self, frames: &[FrameDocument], subtree: bool) {
+        if !subtree {
+            self.generation += 1;
         }
-        self.documents.insert(frame.to_string(), document.to_string());
+        for f in frames {
+            if self.documents.get(f.key).is_some_and(|d| *d != f.document) {
+                self.forget_frame(f.key);
+            }
+            self.documents.insert(f.key.to_string(), f.document.clone());
+        }
+    }
+
+    /// Ends a snapshot: forgets refs gone for [`PRUNE_AFTER`] full snapshots,
+    /// then the oldest ones beyond the table's limit.
+    pub fn end(&mut self, subtree: bool) {
+        if subtree {
+            return;
+        }
+        let generation = self.generation;
+        // Remembered refs were seen at most PRUNE_AFTER - 1 snapshots ago:
+        // the oldest go first (within one age, any: sorting by number would
+        // cost the Wasm several KB for nothing).
+        let mut forget = Vec::new();
+        let mut by_age: Vec<Vec<u32>> = vec![Vec::new(); PRUNE_AFTER as usize];
+        for (&n, e) in &self.entries {
+            match generation - e.seen {
+                0 => {}
+                age if age >= PRUNE_AFTER => forget.push(n),
+                age => by_age[age as usize].push(n),
+            }
+        }
+        let remembered: usize = by_age.iter().map(Vec::len).sum();
+        let mut over = remembered.saturating_sub(self.limit);
+        for group in by_age.iter().rev() {
+            let take = over.min(group.len());
+            forget.extend(&group[..take]);
+            over -= take;
+        }
+        for n in forget {
+            if let Some(e) = self.entries.remove(&n) {
+                self.by_node.remove(&(e.target.frame, e.target.backend_node_id));
+            }
+        }
     }
 
     /// The ref for a node: the one it had before in this document, or a new
     /// number (numbers are never reused).
     pub fn assign(&mut self, frame: &str, backend_node_id: i64, role: &str, name: &str, url: Option<&str>) -> u32 {
-        let key = (frame.to_string(), backend_node_id);
         let generation = self.generation;
-        if let Some(&n) = self.by_node.get(&key) {
+        if let Some(&n) = self.by_node.get(&(frame.to_string(), backend_node_id)) {
             if let Some(e) = self.entries.get_mut(&n) {
                 e.seen = generation;
                 e.target.role = role.to_string();
@@ -70,9 +142,10 @@ impl RefTable {
         }
         let n = self.next;
         self.next += 1;
-        self.by_node.insert(key, n);
+        self.by_node.insert((frame.to_string(), backend_node_id), n);
         let target = Target {
             frame: frame.to_string(),
+            document: self.documents.get(frame).cloned().unwrap_or_default(),
             backend_node_id,
             role: role.to_string(),
             name: name.to_string(),
@@ -83,7 +156,7 @@ impl RefTable {
     }
 
     /// Resolves `A<n>` to its element, if that element was in the latest
-    /// snapshot.
+    /// snapshot. A ref issued but gone (or forgotten) is `stale_ref`.
     pub fn resolve(&self, reference: &str) -> Result<&Target, Error> {
         let n = parse_ref(reference)?;
         match self.entries.get(&n) {
@@ -104,6 +177,7 @@ impl RefTable {
         self.documents.clear();
     }
 
+    /// Forgets one frame's refs (it navigated or went away).
     pub fn forget_frame(&mut self, frame: &str) {
         self.by_node.retain(|(f, _), _| f != frame);
         self.entries.retain(|_, e| e.target.frame != frame);
@@ -115,57 +189,78 @@ impl RefTable {
         self.entries.values().filter(|e| e.seen == self.generation).count()
     }
 
-    /// All live refs, ordered by number.
+    /// Number of refs remembered, live or not.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// All live refs, in no particular order.
     pub fn live_targets(&self) -> Vec<(u32, &Target)> {
-        let mut v: Vec<_> = self
-            .entries
-            .iter()
-            .filter(|(_, e)| e.seen == self.generation)
-            .map(|(&n, e)| (n, &e.target))
-            .collect();
-        v.sort_by_key(|(n, _)| *n);
-        v
+        self.entries.iter().filter(|(_, e)| e.seen == self.generation).map(|(&n, e)| (n, &e.target)).collect()
     }
 }
 
-/// `[number, frame, backendNodeId, role, name, seen, url]`
-type SavedEntry = (u32, String, i64, String, String, u64, Option<String>);
+/// `[number, frame index, backendNodeId, role, name, age, url]`; age is
+/// how many full snapshots ago the element was last seen.
+type SavedEntry = (u32, usize, i64, String, String, u64, Option<String>);
 
-/// The table as plain data, so a restarted host (an MV3 service worker is
-/// stopped when idle) can keep its refs.
+/// The table as compact plain data, so a restarted host (an MV3 service
+/// worker is stopped when idle) keeps its refs: frame keys and documents
+/// once, each ref a short array (in no particular order).
 #[derive(Serialize, Deserialize)]
 struct Saved {
+    v: u32,
     next: u32,
     generation: u64,
-    entries: Vec<SavedEntry>,
-    documents: HashMap<String, String>,
+    /// `[frame key, document]`
+    frames: Vec<(String, String)>,
+    refs: Vec<SavedEntry>,
 }
+
+const SAVED_VERSION: u32 = 2;
 
 impl RefTable {
     pub fn to_json(&self) -> String {
-        let mut entries: Vec<_> = self
+        let mut frames: Vec<(String, String)> = self.documents.iter().map(|(k, d)| (k.clone(), d.clone())).collect();
+        let mut index: HashMap<&str, usize> = self.documents.keys().enumerate().map(|(i, k)| (k.as_str(), i)).collect();
+        let refs: Vec<SavedEntry> = self
             .entries
             .iter()
             .map(|(&n, e)| {
                 let t = &e.target;
-                (n, t.frame.clone(), t.backend_node_id, t.role.clone(), t.name.clone(), e.seen, t.url.clone())
+                let frame = *index.entry(t.frame.as_str()).or_insert_with(|| {
+                    frames.push((t.frame.clone(), t.document.clone()));
+                    frames.len() - 1
+                });
+                (n, frame, t.backend_node_id, t.role.clone(), t.name.clone(), self.generation - e.seen, t.url.clone())
             })
             .collect();
-        entries.sort_by_key(|e| e.0);
-        let saved = Saved { next: self.next, generation: self.generation, entries, documents: self.documents.clone() };
+        let saved = Saved { v: SAVED_VERSION, next: self.next, generation: self.generation, frames, refs };
         serde_json::to_string(&saved).unwrap_or_default()
     }
 
     pub fn from_json(text: &str) -> Result<RefTable, Error> {
-        let saved: Saved = serde_json::from_str(text)
-            .map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
-        let mut t = RefTable { next: saved.next, generation: saved.generation, documents: saved.documents, ..Default::default() };
-        for (n, frame, backend_node_id, role, name, seen, url) in saved.entries {
-            if n >= t.next {
-                t.next = n + 1;
-            }
+        let saved: Saved =
+            serde_json::from_str(text).map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
+        if saved.v != SAVED_VERSION {
+            return Err(Error::bad_input(format!("a saved ref table of version {}, not {SAVED_VERSION}", saved.v)));
+        }
+        let mut t = RefTable { next: saved.next, generation: saved.generation, ..Default::default() };
+        for (key, document) in &saved.frames {
+            t.documents.insert(key.clone(), document.clone());
+        }
+        for (n, frame, backend_node_id, role, name, age, url) in saved.refs {
+            let Some((frame, document)) = saved.frames.get(frame).cloned() else {
+                return Err(Error::bad_input(format!("saved ref table: ref {n} names frame {frame}, which it does not list")));
+            };
+            t.next = t.next.max(n + 1);
             t.by_node.insert((frame.clone(), backend_node_id), n);
-            t.entries.insert(n, Entry { target: Target { frame, backend_node_id, role, name, url }, seen });
+            let target = Target { frame, document, backend_node_id, role, name, url };
+            t.entries.insert(n, Entry { target, seen: t.generation.saturating_sub(age) });
         }
         Ok(t)
     }
@@ -183,37 +278,44 @@ pub fn parse_ref(reference: &str) -> Result<u32, Error> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 9 {
         return Err(Error::new(
             ErrorCode::BadRef,
-            format!("{reference:?} is not a ref: refs look like A7"),
+            format!("{reference:?} is not a ref: refs look like {}", format_ref(7)),
         ));
     }
     digits.parse().map_err(|_| Error::new(ErrorCode::BadRef, format!("{reference:?} is not a ref")))
-}
-
-pub fn format_ref(n: u32) -> String {
-    format!("A{n}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn doc<'a>(key: &'a str, document: &str) -> FrameDocument<'a> {
+        FrameDocument { key, document: document.to_string() }
+    }
+
+    /// A full snapshot of frame "f" (document "d") showing these nodes.
+    fn full(t: &mut RefTable, nodes: &[i64]) -> Vec<u32> {
+        t.begin(&[doc("f", "d")], false);
+        let refs = nodes.iter().map(|&b| t.assign("f", b, "button", "OK", None)).collect();
+        t.end(false);
+        refs
+    }
+
     #[test]
     fn same_node_keeps_its_ref_across_snapshots() {
         let mut t = RefTable::new();
-        t.begin();
-        let a = t.assign("f", 10, "button", "OK", None);
-        t.begin();
-        assert_eq!(t.assign("f", 10, "button", "OK", None), a);
+        let a = full(&mut t, &[10]);
+        assert_eq!(full(&mut t, &[10]), a);
         assert_eq!(t.resolve("A0").unwrap().backend_node_id, 10);
+        assert_eq!(t.resolve("A0").unwrap().document, "d");
     }
 
     #[test]
     fn gone_node_is_stale_not_matched_to_another() {
         let mut t = RefTable::new();
-        t.begin();
-        t.assign("f", 10, "button", "OK", None);
-        t.begin();
+        full(&mut t, &[10]);
+        t.begin(&[doc("f", "d")], false);
         t.assign("f", 11, "button", "Cancel", None);
+        t.end(false);
         let err = t.resolve("A0").unwrap_err();
         assert_eq!(err.code, ErrorCode::StaleRef);
         assert_eq!(err.message, "A0 is stale: its element is gone; take a new snapshot");
@@ -223,47 +325,97 @@ mod tests {
     #[test]
     fn numbers_are_never_reused_after_reset() {
         let mut t = RefTable::new();
-        t.begin();
-        t.assign("f", 10, "link", "x", None);
+        full(&mut t, &[10]);
         t.reset();
-        t.begin();
-        assert_eq!(t.assign("f", 10, "link", "x", None), 1);
+        assert_eq!(full(&mut t, &[10]), [1]);
         assert_eq!(t.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
     }
 
     #[test]
     fn new_document_in_a_frame_forgets_its_refs() {
         let mut t = RefTable::new();
-        t.begin();
-        t.observe_document("f", "doc1");
-        t.assign("f", 10, "link", "x", None);
-        t.begin();
-        t.observe_document("f", "doc2");
+        full(&mut t, &[10]);
+        t.begin(&[doc("f", "d2")], false);
         assert_eq!(t.assign("f", 10, "link", "x", None), 1);
+        t.end(false);
+        assert_eq!(t.resolve("A1").unwrap().document, "d2");
+        assert_eq!(t.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
     }
 
     #[test]
     fn same_backend_id_in_two_frames_gets_two_refs() {
         let mut t = RefTable::new();
-        t.begin();
+        t.begin(&[doc("a", "1"), doc("b", "2")], false);
         assert_ne!(t.assign("a", 5, "link", "x", None), t.assign("b", 5, "link", "x", None));
     }
 
     #[test]
-    fn saved_table_restores_refs_and_staleness() {
+    fn a_subtree_snapshot_keeps_refs_outside_it_live() {
         let mut t = RefTable::new();
-        t.begin();
-        t.observe_document("f", "d");
-        t.assign("f", 10, "link", "x", None);
-        t.begin();
+        full(&mut t, &[10, 11]);
+        t.begin(&[doc("f", "d")], true);
+        t.assign("f", 11, "button", "OK", None);
+        t.end(true);
+        assert!(t.resolve("A0").is_ok() && t.resolve("A1").is_ok());
+    }
+
+    #[test]
+    fn a_ref_gone_for_several_snapshots_is_forgotten_but_stays_stale() {
+        let mut t = RefTable::new();
+        full(&mut t, &[10, 11]);
+        // Gone once or twice: remembered, so it comes back with its ref.
+        full(&mut t, &[11]);
+        full(&mut t, &[11]);
+        assert_eq!(t.len(), 2);
+        assert_eq!(full(&mut t, &[10, 11]), [0, 1]);
+        for _ in 0..PRUNE_AFTER {
+            full(&mut t, &[11]);
+        }
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
+        // Back after being forgotten: a new number, never the old one.
+        assert_eq!(full(&mut t, &[10, 11]), [2, 1]);
+    }
+
+    #[test]
+    fn the_table_keeps_every_live_ref_and_at_most_its_limit_of_others() {
+        let mut t = RefTable::with_limit(100);
+        let first: Vec<i64> = (0..300).collect();
+        full(&mut t, &first);
+        assert_eq!(t.len(), 300, "live refs are never dropped");
+        full(&mut t, &[1000]);
+        assert_eq!((t.len(), t.live()), (101, 1));
+        full(&mut t, &[1001]);
+        // The oldest go first: of the first snapshot's refs, 99 are left.
+        assert_eq!((t.len(), t.live()), (101, 1));
+        assert!(t.resolve("A300").is_err(), "A300 is remembered, but stale");
+        assert_eq!(full(&mut t, &[1000]), [300], "a remembered ref comes back");
+        let back = full(&mut t, &first);
+        assert_eq!(back.iter().filter(|&&n| n < 300).count(), 0, "forgotten refs get new numbers");
+    }
+
+    #[test]
+    fn saved_table_restores_refs_documents_and_staleness() {
+        let mut t = RefTable::new();
+        t.begin(&[doc("f", "d")], false);
+        t.assign("f", 10, "link", "x", Some("/x"));
+        t.end(false);
+        t.begin(&[doc("f", "d")], false);
         t.assign("f", 11, "button", "y", None);
-        let back = RefTable::from_json(&t.to_json()).unwrap();
+        t.end(false);
+        let saved = t.to_json();
+        let v: serde_json::Value = serde_json::from_str(&saved).unwrap();
+        assert_eq!((&v["v"], &v["next"], &v["generation"], &v["frames"]), (&2.into(), &2.into(), &2.into(), &serde_json::json!([["f", "d"]])));
+        let mut refs: Vec<serde_json::Value> = v["refs"].as_array().unwrap().clone();
+        refs.sort_by_key(|r| r[0].as_u64());
+        assert_eq!(refs, serde_json::json!([[0, 0, 10, "link", "x", 1, "/x"], [1, 0, 11, "button", "y", 0, null]]).as_array().unwrap().clone());
+        let mut back = RefTable::from_json(&saved).unwrap();
         assert_eq!(back.resolve("A1").unwrap().backend_node_id, 11);
+        assert_eq!(back.resolve("A1").unwrap().document, "d");
         assert_eq!(back.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
-        let mut back = back;
-        back.begin();
-        assert_eq!(back.assign("f", 12, "link", "z", None), 2);
+        assert_eq!(full(&mut back, &[12, 10]), [2, 0]);
         assert_eq!(RefTable::from_json("{").unwrap_err().code, ErrorCode::BadInput);
+        assert_eq!(RefTable::from_json(r#"{"v":1,"next":0,"generation":0,"frames":[],"refs":[]}"#).unwrap_err().code, ErrorCode::BadInput);
     }
 
     #[test]

@@ -6,18 +6,19 @@ use std::path::PathBuf;
 
 /// The shared corpus of saved CDP trees (`AXSNAP_CORPUS`, else `../shared`
 /// beside the checkout), or None when absent: a checkout elsewhere skips
-/// these tests with a warning rather than failing.
+/// these tests with a warning, but under CI (`CI` set) a missing corpus
+/// fails them.
 pub fn corpus() -> Option<Vec<(String, String)>> {
     let candidates = [
         std::env::var("AXSNAP_CORPUS").map(PathBuf::from).ok(),
         Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/ax")),
         Some(PathBuf::from("/work/shared/corpus/ax")),
     ];
-    let Some((dir, entries)) = candidates.into_iter().flatten().find_map(|d| std::fs::read_dir(&d).ok().map(|e| (d, e))) else {
+    let Some(entries) = candidates.into_iter().flatten().find_map(|d| std::fs::read_dir(&d).ok()) else {
+        assert!(std::env::var_os("CI").is_none(), "CI: the shared corpus is missing (set AXSNAP_CORPUS)");
         eprintln!("WARNING: shared corpus not found (set AXSNAP_CORPUS): corpus tests skipped");
         return None;
     };
-    let _ = &dir;
     let mut pages: Vec<(String, String)> = entries
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().ends_with(".json.gz"))
@@ -63,4 +64,10 @@ pub fn refs_in_rows(rows: &[serde_json::Value]) -> Vec<&str> {
     rows.iter()
         .flat_map(|r| r[4].as_str().into_iter().chain(r[3]["also"].as_array().into_iter().flatten().filter_map(|a| a.as_str())))
         .collect()
+}
+
+/// The refs a budget note says it left out: `(58 refs)` or `with 96 refs`.
+pub fn refs_in_note(note: &str) -> usize {
+    let Some(at) = note.find(" refs") else { return 0 };
+    note[..at].rsplit(['(', ' ']).next().and_then(|n| n.parse().ok()).unwrap_or(0)
 }

@@ -60,3 +60,26 @@ fn navigating_one_frame_keeps_the_refs_of_the_others() {
     assert!(s.text.contains("[Sell] A3"), "{}", s.text);
     assert_eq!(refs.resolve("A2").unwrap_err().code.as_str(), "stale_ref");
 }
+
+/// Refs carry their frame's document: with the caller's loader ids, a frame
+/// that shows a new document (even with the same backend ids) never hands
+/// its old refs to the new elements.
+#[test]
+fn refs_belong_to_the_document_the_caller_names() {
+    let page = |doc: &str| {
+        SnapshotInput::from_value(json!({"frames": [
+            {"key": "top", "document": "loader-top", "nodes": [node(1, "RootWebArea", "Main", &[2, 3]), node(2, "button", "Top", &[]), node(3, "Iframe", "Pay", &[])]},
+            {"key": "pay", "parent": "top", "owner": 3, "document": doc, "nodes": [node(1, "RootWebArea", "Pay", &[2]), node(2, "textbox", "Card", &[])]},
+        ]}))
+        .unwrap()
+    };
+    let mut refs = RefTable::new();
+    snapshot(&page("loader-1"), &[], &Options::default(), &mut refs).unwrap();
+    assert_eq!(refs.resolve("A0").unwrap().document, "loader-top");
+    assert_eq!(refs.resolve("A1").unwrap().document, "loader-1");
+    let s = snapshot(&page("loader-2"), &[], &Options::default(), &mut refs).unwrap();
+    assert!(s.text.contains("textbox \"Card\" A2"), "{}", s.text);
+    assert_eq!(refs.resolve("A1").unwrap_err().code, axsnap_core::ErrorCode::StaleRef);
+    assert_eq!(refs.resolve("A2").unwrap().document, "loader-2");
+    assert_eq!(refs.resolve("A0").unwrap().document, "loader-top", "the top frame kept its refs");
+}

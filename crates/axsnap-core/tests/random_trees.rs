@@ -77,20 +77,41 @@ proptest! {
             for r in &live {
                 prop_assert!(refs.resolve(r).is_ok());
             }
-            let o = Options { mode, format: Format::Json, max_chars: Some(50), ..Options::default() };
+            let o = Options { mode, format: Format::Json, ..Options::default() };
             let json = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
             let rows: Vec<Value> = serde_json::from_str(&json.text).unwrap();
             let in_json = common::refs_in_rows(&rows);
             let unique: BTreeSet<&str> = in_json.iter().copied().collect();
             prop_assert_eq!(in_json.len(), unique.len());
+            prop_assert_eq!(&unique, &live.iter().map(String::as_str).collect(), "JSON and text show the same refs");
             prop_assert!(!json.text.contains('•'));
             prop_assert!(!text.contains("•"));
+            // Capped, both formats fit the cap, and every ref is either shown
+            // or counted by a note saying what was left out.
+            for cap in [300, 700, 2000] {
+                let o = Options { mode, max_chars: Some(cap), max_url: Some(12), ..Options::default() };
+                let capped = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
+                prop_assert!(capped.stats.chars <= cap, "{} > {cap}: {}", capped.stats.chars, capped.text);
+                let shown = common::refs_in(&capped.text);
+                prop_assert_eq!(capped.stats.refs, shown.len());
+                let notes: Vec<&str> = capped.text.lines().map(str::trim_start).filter(|l| l.starts_with("… ")).collect();
+                prop_assert_eq!(shown.len() + notes.iter().map(|n| common::refs_in_note(n)).sum::<usize>(), live.len(), "{}", capped.text);
+                let o = Options { format: Format::Json, ..o };
+                let capped = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap();
+                prop_assert!(capped.stats.chars <= cap, "{} > {cap}: {}", capped.stats.chars, capped.text);
+                let rows: Vec<Value> = serde_json::from_str(&capped.text).unwrap();
+                let shown = common::refs_in_rows(&rows).len();
+                prop_assert_eq!(capped.stats.refs, shown);
+                let noted: usize = rows.iter().filter(|r| r[1] == "note").map(|r| common::refs_in_note(r[2].as_str().unwrap())).sum();
+                prop_assert_eq!(shown + noted, live.len(), "{}", capped.text);
+            }
         }
     }
 
     #[test]
     fn arbitrary_bytes_are_an_error_not_a_panic(s in ".{0,200}") {
-        let _ = SnapshotInput::from_json(&s).and_then(|i| snapshot(&i, &[], &Options::default(), &mut RefTable::new()));
+        let result = SnapshotInput::from_json(&s).and_then(|i| snapshot(&i, &[], &Options::default(), &mut RefTable::new()));
+        prop_assert_eq!(result.map(|_| ()).map_err(|e| e.code), Err(axsnap_core::ErrorCode::BadInput));
     }
 }
 

@@ -17,6 +17,7 @@ struct JsSnapshot {
 #[serde(rename_all = "camelCase")]
 struct JsTarget<'a> {
     frame: &'a str,
+    document: &'a str,
     backend_node_id: i64,
     role: &'a str,
     name: &'a str,
@@ -91,11 +92,12 @@ impl Snapshotter {
         to_js(snap)
     }
 
-    /// `A7` → `{frame, backendNodeId, role, name}`, or a `stale_ref`,
-    /// `unknown_ref` or `bad_ref` error.
+    /// `A7` → `{frame, document, backendNodeId, role, name, url?}`, or a
+    /// `stale_ref`, `unknown_ref` or `bad_ref` error. `document` is the
+    /// frame's document the ref was issued in: acting on another is wrong.
     pub fn resolve(&self, reference: &str) -> Result<JsValue, JsValue> {
         let t = self.refs.resolve(reference).map_err(core_error)?;
-        let out = JsTarget { frame: &t.frame, backend_node_id: t.backend_node_id, role: &t.role, name: &t.name, url: t.url.as_deref() };
+        let out = JsTarget { frame: &t.frame, document: &t.document, backend_node_id: t.backend_node_id, role: &t.role, name: &t.name, url: t.url.as_deref() };
         out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
             .map_err(|e| js_error("internal", &e.to_string()))
     }

@@ -1,7 +1,8 @@
 //! The JSON format's lines: one row per printed node,
 //! `[depth, role, name, props, ref]`, with text as role "text".
 
-use super::{clip, describe};
+use super::describe;
+use crate::words::clip;
 use crate::distill::{Element, Out};
 use crate::lines::{Body, Kind, Line, Lines, Row};
 use crate::role::Role;

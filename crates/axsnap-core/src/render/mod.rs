@@ -10,6 +10,7 @@ use crate::distill::Element;
 use crate::role::Role;
 use crate::tree::{Tri, Tree};
 use crate::urls;
+use crate::words::{clip, squash};
 
 /// The facts about one element both formats print.
 pub struct Description {
@@ -111,13 +112,6 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
     }
 }
 
-/// Characters that print as nothing (zero-width space, byte-order mark, soft
-/// hyphen, word joiner): they cost tokens and say nothing.
-pub fn invisible(c: char) -> bool {
-    matches!(c, '\u{200B}' | '\u{FEFF}' | '\u{00AD}' | '\u{2060}')
-}
-
-/// Whitespace runs to one space, invisible characters gone.
 /// Is `needle` said by the text under `id` (a button whose description is
 /// its own label, "Watch 24")?
 fn in_text_below(tree: &Tree, id: crate::tree::NodeId, needle: &str) -> bool {
@@ -130,33 +124,4 @@ fn in_text_below(tree: &Tree, id: crate::tree::NodeId, needle: &str) -> bool {
         }
     }
     crate::rules::contains_words(&text, needle)
-}
-
-pub fn squash(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let cleaned: String;
-    let s = if s.chars().any(invisible) {
-        cleaned = s.chars().filter(|&c| !invisible(c)).collect();
-        &cleaned
-    } else {
-        s
-    };
-    for w in s.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(w);
-    }
-    out
-}
-
-pub fn clip(s: &str, max: Option<usize>) -> String {
-    match max {
-        Some(m) if s.chars().count() > m => {
-            let mut t: String = s.chars().take(m).collect();
-            t.push('…');
-            t
-        }
-        _ => s.to_string(),
-    }
 }

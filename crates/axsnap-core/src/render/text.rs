@@ -3,7 +3,8 @@
 //! what they name: `button "OK" A7`, `[Docs](/docs) A8`. Lines are built as
 //! typed segments (text, URL slot, ref); `print` writes them out.
 
-use super::{clip, describe};
+use super::describe;
+use crate::words::{clip, squash};
 use crate::distill::{is_blank, Element, Out};
 use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
@@ -161,7 +162,7 @@ impl Run {
         }
         let lead = raw.starts_with(char::is_whitespace);
         let trail = raw.ends_with(char::is_whitespace);
-        let core = super::squash(raw);
+        let core = squash(raw);
         if core.is_empty() {
             self.pending_space = true;
             return;

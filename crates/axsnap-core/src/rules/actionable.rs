@@ -1,6 +1,6 @@
 //! Which nodes get a ref, and the rule that keeps them.
 
-use super::{Action, Rule, Visit};
+use super::{Action, Rule};
 use crate::tree::{NodeId, Tree};
 
 /// An agent can act on it: a control role, or focusable, or editable. The
@@ -20,18 +20,14 @@ pub fn is_actionable(tree: &Tree, id: NodeId) -> bool {
     node.role.is_control() || node.props.focusable || (node.props.editable && !inside_editor())
 }
 
-pub struct KeepActionable;
-impl Rule for KeepActionable {
-    fn name(&self) -> &'static str {
-        "keep-actionable"
-    }
-    fn why(&self) -> &'static str {
-        "never hide an element that receives clicks or input"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const KEEP_ACTIONABLE: Rule = Rule {
+    name: "keep-actionable",
+    why: "never hide an element that receives clicks or input",
+    visit: |v| {
         v.is_actionable(v.id).then_some(Action::Keep)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 #[cfg(test)]
 mod tests {

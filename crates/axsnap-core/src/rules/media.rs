@@ -1,64 +1,47 @@
 //! Rules about images and separators.
 
 use super::text::contains_words;
-use super::{Action, Rule, Visit};
+use super::{Action, Rule};
 use crate::role::Role;
 
 fn is_image(role: &Role) -> bool {
     matches!(role, Role::Image | Role::Img)
 }
 
-pub struct DropUnnamedImages;
-impl Rule for DropUnnamedImages {
-    fn name(&self) -> &'static str {
-        "drop-unnamed-images"
-    }
-    fn why(&self) -> &'static str {
-        "an image without alt text is decorative: there is nothing to read, and actionable ones were kept earlier"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_UNNAMED_IMAGES: Rule = Rule {
+    name: "drop-unnamed-images",
+    why: "an image without alt text is decorative: there is nothing to read, and actionable ones were kept earlier",
+    visit: |v| {
         (is_image(&v.node.role) && v.node.name.trim().is_empty()).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropEchoedImages;
-impl Rule for DropEchoedImages {
-    fn name(&self) -> &'static str {
-        "drop-echoed-images"
-    }
-    fn why(&self) -> &'static str {
-        "an image whose alt text is already its link's or button's name would be read twice"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_ECHOED_IMAGES: Rule = Rule {
+    name: "drop-echoed-images",
+    why: "an image whose alt text is already its link's or button's name would be read twice",
+    visit: |v| {
         if !is_image(&v.node.role) {
             return None;
         }
         contains_words(v.ancestor_name?, &v.node.name).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropSeparators;
-impl Rule for DropSeparators {
-    fn name(&self) -> &'static str {
-        "drop-separators"
-    }
-    fn why(&self) -> &'static str {
-        "a non-focusable separator is a drawn line; the list and landmark structure around it remains"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_SEPARATORS: Rule = Rule {
+    name: "drop-separators",
+    why: "a non-focusable separator is a drawn line; the list and landmark structure around it remains",
+    visit: |v| {
         (v.node.role == Role::Separator).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropSeparatorItems;
-impl Rule for DropSeparatorItems {
-    fn name(&self) -> &'static str {
-        "drop-separator-items"
-    }
-    fn why(&self) -> &'static str {
-        "a list item holding only a divider glyph (`|`, `>`, `/`, `»`) is drawn punctuation between items, not one"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_SEPARATOR_ITEMS: Rule = Rule {
+    name: "drop-separator-items",
+    why: "a list item holding only a divider glyph (`|`, `>`, `/`, `»`) is drawn punctuation between items, not one",
+    visit: |v| {
         if v.node.role != Role::ListItem || v.is_actionable(v.id) {
             return None;
         }
@@ -82,8 +65,9 @@ impl Rule for DropSeparatorItems {
             }
         }
         (1..=2).contains(&glyphs).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 const DIVIDERS: &str = "|/\\>›»·•∙⋅¦";
 

@@ -43,59 +43,61 @@ impl Visit<'_> {
     }
 }
 
-pub trait Rule: Sync {
-    fn name(&self) -> &'static str;
-    /// One line: why this rule can never hide something an agent needs.
-    fn why(&self) -> &'static str;
-    /// On the way in.
-    fn visit(&self, v: &Visit) -> Option<Action>;
-    /// On the way out, once the node's children are distilled.
-    fn leave(&self, _v: &Visit, _kept_children: usize) -> Option<Action> {
-        None
-    }
+/// A rule: its name, one line on why it can never hide something an agent
+/// needs, and what it answers about a node on the way in and, once the
+/// node's children are distilled, on the way out.
+pub struct Rule {
+    pub name: &'static str,
+    pub why: &'static str,
+    pub visit: fn(&Visit) -> Option<Action>,
+    pub leave: fn(&Visit, usize) -> Option<Action>,
+}
+
+/// `leave` for rules that only look on the way in.
+pub fn on_the_way_in_only(_: &Visit, _kept_children: usize) -> Option<Action> {
+    None
 }
 
 /// The rules, in the order they are asked.
-pub static RULES: &[&dyn Rule] = &[
-    &text::DropInlineTextBoxes,
-    &actionable::KeepActionable,
-    &text::DropHiddenText,
-    &text::DropBlankText,
-    &text::DropEchoedText,
-    &text::DropTextFieldContents,
-    &text::DropLabelEchoingItsControl,
-    &media::DropUnnamedImages,
-    &media::DropEchoedImages,
-    &media::DropSeparators,
-    &media::DropSeparatorItems,
-    &text::DropBulletMarkers,
-    &text::DropBulletGlyphs,
-    &mode::InteractiveOnly,
-    &wrappers::UnwrapIgnored,
-    &wrappers::UnwrapWrappers,
-    &wrappers::UnwrapInlineFormatting,
-    &wrappers::UnwrapFrameRoots,
-    &wrappers::DropEmptyContainers,
+pub static RULES: &[Rule] = &[
+    text::DROP_INLINE_TEXT_BOXES,
+    actionable::KEEP_ACTIONABLE,
+    text::DROP_HIDDEN_TEXT,
+    text::DROP_BLANK_TEXT,
+    text::DROP_ECHOED_TEXT,
+    text::DROP_TEXT_FIELD_CONTENTS,
+    text::DROP_LABEL_ECHOING_ITS_CONTROL,
+    media::DROP_UNNAMED_IMAGES,
+    media::DROP_ECHOED_IMAGES,
+    media::DROP_SEPARATORS,
+    media::DROP_SEPARATOR_ITEMS,
+    text::DROP_BULLET_MARKERS,
+    text::DROP_BULLET_GLYPHS,
+    mode::INTERACTIVE_ONLY,
+    wrappers::UNWRAP_IGNORED,
+    wrappers::UNWRAP_WRAPPERS,
+    wrappers::UNWRAP_INLINE_FORMATTING,
+    wrappers::UNWRAP_FRAME_ROOTS,
+    wrappers::DROP_EMPTY_CONTAINERS,
 ];
 
-/// Asks the rules about a node on the way in.
-pub fn decide(v: &Visit) -> (Action, &'static str) {
-    for rule in RULES {
-        if let Some(a) = rule.visit(v) {
-            return (a, rule.name());
-        }
-    }
-    (Action::Keep, "default")
+/// Asks the rules about a node on the way in: the answer, and the index in
+/// [`RULES`] of the rule that gave it (none: kept by default).
+pub fn decide(v: &Visit) -> (Action, Option<usize>) {
+    RULES
+        .iter()
+        .enumerate()
+        .find_map(|(i, rule)| (rule.visit)(v).map(|a| (a, Some(i))))
+        .unwrap_or((Action::Keep, None))
 }
 
 /// Asks the rules about a kept node on the way out.
-pub fn decide_leave(v: &Visit, kept_children: usize) -> Action {
-    for rule in RULES {
-        if let Some(a) = rule.leave(v, kept_children) {
-            return a;
-        }
-    }
-    Action::Keep
+pub fn decide_leave(v: &Visit, kept_children: usize) -> (Action, Option<usize>) {
+    RULES
+        .iter()
+        .enumerate()
+        .find_map(|(i, rule)| (rule.leave)(v, kept_children).map(|a| (a, Some(i))))
+        .unwrap_or((Action::Keep, None))
 }
 
 /// Roles whose line prints the node's name; text echoing such a name adds nothing.
@@ -150,7 +152,7 @@ pub(crate) mod testing {
     }
 
     pub fn page(nodes: Vec<AxNode>) -> SnapshotInput {
-        SnapshotInput { frames: vec![FrameInput { key: "main".into(), parent: None, owner: None, nodes }] }
+        SnapshotInput { frames: vec![FrameInput { key: "main".into(), nodes, ..FrameInput::default() }] }
     }
 
     /// Full-mode text of a one-frame page.

@@ -1,18 +1,13 @@
 //! Interactive mode: actionable nodes and just enough context to place them.
 
-use super::{Action, Rule, Visit};
+use super::{Action, Rule};
 use crate::role::Role;
 use crate::options::Mode;
 
-pub struct InteractiveOnly;
-impl Rule for InteractiveOnly {
-    fn name(&self) -> &'static str {
-        "interactive-only"
-    }
-    fn why(&self) -> &'static str {
-        "interactive mode asks for controls only; actionable nodes were kept by an earlier rule"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const INTERACTIVE_ONLY: Rule = Rule {
+    name: "interactive-only",
+    why: "interactive mode asks for controls only; actionable nodes were kept by an earlier rule",
+    visit: |v| {
         if v.mode != Mode::Interactive {
             return None;
         }
@@ -29,8 +24,9 @@ impl Rule for InteractiveOnly {
             return Some(Action::Remove);
         }
         Some(Action::Unwrap)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 #[cfg(test)]
 mod tests {

@@ -2,65 +2,50 @@
 
 use super::{Action, Rule, Visit};
 use crate::role::Role;
+use crate::words::squash;
 use crate::tree::NodeId;
 
-pub struct DropInlineTextBoxes;
-impl Rule for DropInlineTextBoxes {
-    fn name(&self) -> &'static str {
-        "drop-inline-text-boxes"
-    }
-    fn why(&self) -> &'static str {
-        "an InlineTextBox is a layout slice of its parent StaticText, which carries the same text"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_INLINE_TEXT_BOXES: Rule = Rule {
+    name: "drop-inline-text-boxes",
+    why: "an InlineTextBox is a layout slice of its parent StaticText, which carries the same text",
+    visit: |v| {
         (v.node.role == Role::InlineTextBox).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropHiddenText;
-impl Rule for DropHiddenText {
-    fn name(&self) -> &'static str {
-        "drop-hidden-text"
-    }
-    fn why(&self) -> &'static str {
-        "ignored text is hidden from users (display:none, aria-hidden), so it is not on the page"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_HIDDEN_TEXT: Rule = Rule {
+    name: "drop-hidden-text",
+    why: "ignored text is hidden from users (display:none, aria-hidden), so it is not on the page",
+    visit: |v| {
         (v.node.ignored && matches!(v.node.role, Role::StaticText | Role::ListMarker | Role::LineBreak))
             .then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropBlankText;
-impl Rule for DropBlankText {
-    fn name(&self) -> &'static str {
-        "drop-blank-text"
-    }
-    fn why(&self) -> &'static str {
-        "whitespace-only text carries no words; where CSS keeps whitespace (a code block's newlines and indents) it stays"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_BLANK_TEXT: Rule = Rule {
+    name: "drop-blank-text",
+    why: "whitespace-only text carries no words; where CSS keeps whitespace (a code block's newlines and indents) it stays",
+    visit: |v| {
         let name = &v.node.name;
         (v.node.role == Role::StaticText && name.trim().is_empty() && !is_preformatted(name)).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropEchoedText;
-impl Rule for DropEchoedText {
-    fn name(&self) -> &'static str {
-        "drop-echoed-text"
-    }
-    fn why(&self) -> &'static str {
-        "text already printed as its ancestor's name would be read twice"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_ECHOED_TEXT: Rule = Rule {
+    name: "drop-echoed-text",
+    why: "text already printed as its ancestor's name would be read twice",
+    visit: |v| {
         if v.node.role != Role::StaticText {
             return None;
         }
         let name = v.ancestor_name?;
         contains_words(name, &v.node.name).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 /// Chrome collapses whitespace in a text's name unless CSS keeps it, so a
 /// newline, a tab or two spaces in a row mean preformatted text (code).
@@ -96,19 +81,10 @@ fn word_boundary(a: Option<char>, b: Option<char>) -> bool {
     a.is_ascii_digit() != b.is_ascii_digit() || (a.is_ascii_lowercase() && b.is_ascii_uppercase())
 }
 
-fn squash(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-pub struct DropTextFieldContents;
-impl Rule for DropTextFieldContents {
-    fn name(&self) -> &'static str {
-        "drop-text-field-contents"
-    }
-    fn why(&self) -> &'static str {
-        "the text inside a text field is its value, which the field's line prints (or redacts)"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_TEXT_FIELD_CONTENTS: Rule = Rule {
+    name: "drop-text-field-contents",
+    why: "the text inside a text field is its value, which the field's line prints (or redacts)",
+    visit: |v| {
         if v.node.role != Role::StaticText {
             return None;
         }
@@ -117,18 +93,14 @@ impl Rule for DropTextFieldContents {
         })?;
         let value = field.value.as_deref().unwrap_or("");
         contains_words(value, &v.node.name).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropLabelEchoingItsControl;
-impl Rule for DropLabelEchoingItsControl {
-    fn name(&self) -> &'static str {
-        "drop-label-echoing-its-control"
-    }
-    fn why(&self) -> &'static str {
-        "a label's text is its control's name, which the control's line prints"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_LABEL_ECHOING_ITS_CONTROL: Rule = Rule {
+    name: "drop-label-echoing-its-control",
+    why: "a label's text is its control's name, which the control's line prints",
+    visit: |v| {
         if v.node.role != Role::StaticText {
             return None;
         }
@@ -150,8 +122,9 @@ impl Rule for DropLabelEchoingItsControl {
             stack.extend(node.children.iter().copied());
         }
         None
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 fn label_ancestor(v: &Visit, id: NodeId) -> Option<NodeId> {
     for p in v.tree.ancestors(id).take(4) {
@@ -166,15 +139,10 @@ fn label_ancestor(v: &Visit, id: NodeId) -> Option<NodeId> {
     None
 }
 
-pub struct DropBulletGlyphs;
-impl Rule for DropBulletGlyphs {
-    fn name(&self) -> &'static str {
-        "drop-bullet-glyphs"
-    }
-    fn why(&self) -> &'static str {
-        "a text node that is only a bullet or middle dot is drawn between items; the words around it stay, a space apart"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_BULLET_GLYPHS: Rule = Rule {
+    name: "drop-bullet-glyphs",
+    why: "a text node that is only a bullet or middle dot is drawn between items; the words around it stay, a space apart",
+    visit: |v| {
         if v.node.role != Role::StaticText || !is_bullet_glyph(&v.node.name) {
             return None;
         }
@@ -188,8 +156,9 @@ impl Rule for DropBulletGlyphs {
             texts.next() == Some(v.id) && texts.next().is_none()
         });
         (!alone).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 /// One or two bullets or dots and nothing else (`•`, `◦`, ` · `).
 pub fn is_bullet_glyph(text: &str) -> bool {
@@ -198,22 +167,18 @@ pub fn is_bullet_glyph(text: &str) -> bool {
     (1..=2).contains(&n) && glyphs.all(|c| "•◦▪▫‣⁃∙·⋅".contains(c))
 }
 
-pub struct DropBulletMarkers;
-impl Rule for DropBulletMarkers {
-    fn name(&self) -> &'static str {
-        "drop-bullet-markers"
-    }
-    fn why(&self) -> &'static str {
-        "a bullet glyph says only 'list item', which the '-' prefix already says; numbers are kept"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const DROP_BULLET_MARKERS: Rule = Rule {
+    name: "drop-bullet-markers",
+    why: "a bullet glyph says only 'list item', which the '-' prefix already says; numbers are kept",
+    visit: |v| {
         if v.node.role != Role::ListMarker {
             return None;
         }
         let has_word = v.node.name.chars().any(|c| c.is_alphanumeric());
         (!has_word).then_some(Action::Remove)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,30 +1,21 @@
 //! Rules that lift the children of nodes that only carry layout.
 
-use super::{prints_name, Action, Rule, Visit};
+use super::{prints_name, Action, Rule};
 use crate::role::Role;
 
-pub struct UnwrapIgnored;
-impl Rule for UnwrapIgnored {
-    fn name(&self) -> &'static str {
-        "unwrap-ignored"
-    }
-    fn why(&self) -> &'static str {
-        "an ignored node is layout Chrome hides from assistive technology; its visible descendants are lifted"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const UNWRAP_IGNORED: Rule = Rule {
+    name: "unwrap-ignored",
+    why: "an ignored node is layout Chrome hides from assistive technology; its visible descendants are lifted",
+    visit: |v| {
         v.node.ignored.then_some(Action::Unwrap)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct UnwrapWrappers;
-impl Rule for UnwrapWrappers {
-    fn name(&self) -> &'static str {
-        "unwrap-wrappers"
-    }
-    fn why(&self) -> &'static str {
-        "generic, presentational and unnamed grouping roles carry no meaning of their own, only their children do"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const UNWRAP_WRAPPERS: Rule = Rule {
+    name: "unwrap-wrappers",
+    why: "generic, presentational and unnamed grouping roles carry no meaning of their own, only their children do",
+    visit: |v| {
         let unnamed = v.node.name.trim().is_empty();
         let wrapper = match v.node.role {
             Role::Generic | Role::None | Role::Presentation | Role::Paragraph
@@ -37,21 +28,18 @@ impl Rule for UnwrapWrappers {
             _ => false,
         };
         wrapper.then_some(Action::Unwrap)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct UnwrapInlineFormatting;
-impl Rule for UnwrapInlineFormatting {
-    fn name(&self) -> &'static str {
-        "unwrap-inline-formatting"
-    }
-    fn why(&self) -> &'static str {
-        "emphasis, code spans and the like change how words look, not what they say"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const UNWRAP_INLINE_FORMATTING: Rule = Rule {
+    name: "unwrap-inline-formatting",
+    why: "emphasis, code spans and the like change how words look, not what they say",
+    visit: |v| {
         is_inline_formatting(&v.node.role).then_some(Action::Unwrap)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
 pub fn is_inline_formatting(role: &Role) -> bool {
     matches!(
@@ -61,38 +49,27 @@ pub fn is_inline_formatting(role: &Role) -> bool {
     )
 }
 
-pub struct UnwrapFrameRoots;
-impl Rule for UnwrapFrameRoots {
-    fn name(&self) -> &'static str {
-        "unwrap-frame-roots"
-    }
-    fn why(&self) -> &'static str {
-        "a child frame's document sits under its iframe line, which already names it"
-    }
-    fn visit(&self, v: &Visit) -> Option<Action> {
+pub const UNWRAP_FRAME_ROOTS: Rule = Rule {
+    name: "unwrap-frame-roots",
+    why: "a child frame's document sits under its iframe line, which already names it",
+    visit: |v| {
         (v.node.role.is_root() && Some(v.id) != v.tree.root).then_some(Action::Unwrap)
-    }
-}
+    },
+    leave: super::on_the_way_in_only,
+};
 
-pub struct DropEmptyContainers;
-impl Rule for DropEmptyContainers {
-    fn name(&self) -> &'static str {
-        "drop-empty-containers"
-    }
-    fn why(&self) -> &'static str {
-        "a container left with no children and no printed name says nothing"
-    }
-    fn visit(&self, _v: &Visit) -> Option<Action> {
-        None
-    }
-    fn leave(&self, v: &Visit, kept_children: usize) -> Option<Action> {
+pub const DROP_EMPTY_CONTAINERS: Rule = Rule {
+    name: "drop-empty-containers",
+    why: "a container left with no children and no printed name says nothing",
+    visit: |_| None,
+    leave: |v, kept_children| {
         let keeps_alone = prints_name(v.node)
             || v.is_actionable(v.id)
             || v.node.role.is_root()
             || matches!(v.node.role, Role::StaticText | Role::ListMarker | Role::LineBreak | Role::Iframe);
         (kept_children == 0 && !keeps_alone).then_some(Action::Remove)
-    }
-}
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -43,6 +43,8 @@ pub fn resolve_and_stale_refs() {
     assert_eq!(get(&t, "backendNodeId").as_f64(), Some(5.0));
     assert_eq!(get(&t, "frame").as_string().as_deref(), Some("main"));
     assert_eq!(get(&t, "role").as_string().as_deref(), Some("button"));
+    // Without a loader id from the caller, the document is its root node.
+    assert_eq!(get(&t, "document").as_string().as_deref(), Some("1"));
     // The button is replaced by another element: the old ref is stale, never
     // matched to the new one.
     let without_button = PAGE.replace(r#""backendDOMNodeId":5}"#, r#""backendDOMNodeId":6}"#);
