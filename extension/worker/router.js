@@ -59,7 +59,9 @@ async function target(tabId, ref, caller) {
   }
   if (caller.kind === 'web') {
     await attachTab(tabId);
-    const visible = visibleFrames(caller, await listFrames(tabId));
+    const frames = await listFrames(tabId);
+    if (!frames.some((f) => f.frameId === t.frame)) throw new AxError('stale_ref', `${ref} is stale: its frame is gone; take a new snapshot`);
+    const visible = visibleFrames(caller, frames);
     if (visible && !visible.has(t.frame)) throw new AxError('forbidden', `${ref} is in a frame this page may not reach (another origin, or the top page)`);
   }
   const sessionId = session.frameSessions[t.frame] || undefined;
