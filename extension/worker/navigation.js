@@ -44,7 +44,11 @@ async function loaded(start, timeout) {
     else if (change.url && !change.status && !loading.has(id)) done.add(id);
     wake();
   };
-  const onRemoved = () => wake();
+  const removed = new Set();
+  const onRemoved = (id) => {
+    removed.add(id);
+    wake();
+  };
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.tabs.onRemoved.addListener(onRemoved);
   let timer;
@@ -52,7 +56,7 @@ async function loaded(start, timeout) {
     const tabId = await start();
     const until = Date.now() + timeout;
     const timedOut = new Promise((resolve) => { timer = setTimeout(resolve, timeout); });
-    while (!done.has(tabId) && Date.now() < until) {
+    while (!done.has(tabId) && !removed.has(tabId) && Date.now() < until) {
       await Promise.race([new Promise((resolve) => { wake = resolve; }), timedOut]);
     }
     return { ...tabInfo(await getTab(tabId)), loaded: done.has(tabId) };

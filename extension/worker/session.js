@@ -14,6 +14,8 @@
 //     owned by a grants module, read into the caller by the router.
 //   - the co-pilot's conversation is per window, not per tab: chrome.storage.session under `window:<id>`,
 //     owned by the panel's agent code; it names tabs by id and needs nothing from here.
+//   - the tabs a desktop agent opened or was shared are per agent: chrome.storage.session under
+//     `agent:<id>`, read into the caller (`{kind:'agent', id, tabs}`) by whatever accepts its connection.
 
 import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
 import { AxError } from '../../protocol/errors.js';

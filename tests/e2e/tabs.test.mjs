@@ -77,7 +77,13 @@ test('navigation: bounded waits, first pages without history, URLs that may not 
   const slow = ok(await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: suite.server.url('/slow?ms=5000'), timeout: 700 }));
   assert.equal(slow.loaded, false);
   assert.ok(Date.now() - started < 3000, `answered after ${Date.now() - started} ms`);
-  await suite.b.call({ cmd: 'tabs', action: 'close', tabId: fresh.tabId });
+  // A tab closed while it loads answers at once, with no_tab.
+  const closing = suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: suite.server.url('/slow?ms=8000'), timeout: 20000 });
+  await new Promise((r) => setTimeout(r, 300));
+  const closedAt = Date.now();
+  await suite.b.panel.evaluate((t) => chrome.tabs.remove(t), fresh.tabId);
+  assert.equal((await closing).error?.code, 'no_tab');
+  assert.ok(Date.now() - closedAt < 3000, `answered ${Date.now() - closedAt} ms after the close`);
 });
 
 test('pages no extension may read are restricted_page, decided before attaching', async () => {
