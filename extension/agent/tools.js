@@ -4,6 +4,7 @@
 // questions). Every result handed to the model is text, page content fenced
 // (page-text.js), and every consequential action passes consent.js first.
 
+import { ACTIONS as PROTOCOL_ACTIONS } from '../../protocol/protocol.js';
 import { jsonSchema } from 'ai';
 import { refFacts, pageHeader, fencePage, inline, siteOf } from './page-text.js';
 import { checkAct, checkSite, checkTab } from './consent.js';
@@ -18,7 +19,8 @@ import { checkAct, checkSite, checkTab } from './consent.js';
  * @typedef {{type:'tool-start', id:string, name:string, line:string} | {type:'tool-end', id:string, line:string, detail:string, ok:boolean} | {type:'done', summary:string}} ToolEvent
  */
 
-const ACTIONS = ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll'];
+/** The protocol's actions (protocol/protocol.js). */
+const ACTIONS = Object.keys(PROTOCOL_ACTIONS);
 /** Keys that put characters into a field (one printable character). */
 const typesCharacter = (key) => typeof key === 'string' && [...key].length === 1 && key !== ' ';
 const WAIT_POLL_MS = 400;

@@ -138,8 +138,9 @@ test('the JSON Schema accepts exactly what the validator accepts', () => {
 test('every action has a request type and the panel\'s list is the protocol\'s', () => {
   const dts = readFileSync(join(ROOT, 'protocol/axsnap-protocol.d.ts'), 'utf8');
   for (const a of Object.keys(ACTIONS)) assert.match(dts, new RegExp(`action: "${a}";`));
-  const panel = readFileSync(join(ROOT, 'extension/panel/developer.js'), 'utf8');
-  assert.ok(!/'click', 'fill'/.test(panel), 'the panel keeps no action list of its own');
+  for (const file of sources('extension', '.js').filter((f) => !f.includes('/pkg/') && !f.includes('/dist/'))) {
+    assert.ok(!/'click', 'fill'/.test(readFileSync(file, 'utf8')), `${file} keeps an action list of its own: use protocol/protocol.js's ACTIONS`);
+  }
 });
 
 test('the options and their defaults are the ones the core parses', () => {
