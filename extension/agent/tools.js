@@ -103,10 +103,34 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     const header = pageHeader(res.text);
     const before = seen.get(tabId);
     const facts = refFacts(res.text);
-    if (isDiff && before) for (const [ref, f] of before.facts) if (!facts.has(ref)) facts.set(ref, f);
+    // Refs stay valid within a document: what an earlier view of the same address said still holds.
+    if (before && (isDiff || before.url === header.url)) for (const [ref, f] of before.facts) if (!facts.has(ref)) facts.set(ref, f);
     const page = { url: header.url || before?.url || '', title: header.title || before?.title || '', facts, text: res.text };
     seen.set(tabId, page);
     return fencePage({ tab: tabId, url: page.url, title: page.title, text: res.text, kind: isDiff ? 'diff' : mode === 'interactive' ? 'interactive' : 'snapshot' });
+  }
+
+  /**
+   * What the agent knows of a ref: from the last view of its page, else from
+   * a view of just the part of the page around it (a ref from an older or a
+   * partial view must not skip the consent and secret checks), else from
+   * `resolve` (role and name only).
+   * @returns {Promise<import('./page-text.js').RefFact|null>}
+   */
+  async function factOf(tabId, ref) {
+    const page = seen.get(tabId);
+    const known = page?.facts.get(ref);
+    if (known) return known;
+    const part = await browser.call({ cmd: 'snapshot', tabId, options: { root: ref } });
+    if (part.ok) {
+      const facts = refFacts(part.text);
+      if (page) for (const [r, f] of facts) if (!page.facts.has(r)) page.facts.set(r, f);
+      if (facts.has(ref)) return facts.get(ref);
+    }
+    const r = await browser.call({ cmd: 'resolve', tabId, ref });
+    if (!r.ok) return null;
+    return { ref, role: String(r.role || '').toLowerCase(), name: r.name || '', line: '', url: r.url || null, secret: null, filled: false, focused: false,
+      inSensitiveForm: Boolean(page && [...page.facts.values()].some((f) => f.secret || f.inSensitiveForm)) };
   }
 
   /** After an action: let the page settle, then show it again (as a diff where the extension has them). */
@@ -148,7 +172,7 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         const blocked = await allowTab(tabId, `${action} ${ref || ''}`.trim(), signal);
         if (blocked) return blocked;
         const page = seen.get(tabId);
-        const fact = (ref && page?.facts.get(ref)) || null;
+        const fact = ref ? await factOf(tabId, ref) : null;
         const focusedSecret = !ref && page ? [...page.facts.values()].find((f) => f.secret && f.focused) : null;
         if (((action === 'fill' || action === 'type') && fact?.secret) || (action === 'press' && typesCharacter(value) && (fact?.secret || focusedSecret))) {
           // The model never types a secret: the person does, in the panel.
