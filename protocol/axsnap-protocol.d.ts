@@ -258,9 +258,9 @@ export interface ActResult {
   action: "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll";
   /** the ref acted on */
   ref?: string;
-  /** `select`: the label of the option chosen */
+  /** the label of the option chosen */
   selected?: string;
-  /** `check`/`uncheck`: the state now */
+  /** the state now */
   checked?: boolean;
 }
 
@@ -476,7 +476,8 @@ export type Request = Commands[Command]['request'];
 export interface Failure {
   ok: false;
   id?: RequestId;
-  error: { code: ErrorCode; message: string };
+  /** Some errors carry facts to act on beside code and message (a dialog's type and text). */
+  error: { code: ErrorCode; message: string; [fact: string]: unknown };
 }
 
 /** What a request of command C is answered with. */

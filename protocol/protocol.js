@@ -68,18 +68,21 @@ export const OPTIONS = {
 const scrollAmount = { anyOf: [{ enum: ['up', 'down'] }, { type: 'number', minimum: -1e6, maximum: 1e6 }] };
 
 /**
- * Actions of `act`: whether they need a `ref`, and the `value` they take
- * (a JSON Schema fragment; none when absent).
- * @type {Record<string, {ref: 'required'|'optional', value?: object, valueRequired?: boolean, description: string}>}
+ * Actions of `act`: whether they need a `ref` (`none`: they take none), the
+ * `value` they take (a JSON Schema fragment; none when absent), any fields
+ * of their own (`fields`, optional) and what they answer besides `action`
+ * and `ref` (`result`, optional). Adding an action is one entry here.
+ * @type {Record<string, {ref: 'required'|'optional'|'none', value?: Fragment, valueRequired?: boolean,
+ *   fields?: Record<string, Fragment>, result?: Record<string, Fragment>, description: string}>}
  */
 export const ACTIONS = {
   click: { ref: 'required', description: 'click the element\'s centre (refused when hidden or covered)' },
   fill: { ref: 'required', value: string('the new value'), valueRequired: true, description: 'replace the field\'s value; fires input and change' },
   type: { ref: 'required', value: string('the text to type'), valueRequired: true, description: 'type key by key at the caret' },
   press: { ref: 'optional', value: string('`Enter`, `Tab`, `Escape`, `Backspace`, `Delete`, an arrow, `Home`, `End`, `PageUp`, `PageDown`, `Space`, or one character'), valueRequired: true, description: 'press one key, in the element or (without a ref) where the focus is' },
-  select: { ref: 'required', value: string('an option\'s value or label'), valueRequired: true, description: 'choose an option of a `<select>`' },
-  check: { ref: 'required', description: 'make a checkbox, radio or switch checked' },
-  uncheck: { ref: 'required', description: 'make a checkbox or switch unchecked' },
+  select: { ref: 'required', value: string('an option\'s value or label'), valueRequired: true, result: { selected: string('the label of the option chosen') }, description: 'choose an option of a `<select>`' },
+  check: { ref: 'required', result: { checked: boolean('the state now') }, description: 'make a checkbox, radio or switch checked' },
+  uncheck: { ref: 'required', result: { checked: boolean('the state now') }, description: 'make a checkbox or switch unchecked' },
   hover: { ref: 'required', description: 'move the mouse over the element' },
   focus: { ref: 'required', description: 'focus the element' },
   scroll: { ref: 'optional', value: { ...scrollAmount, description: '`"up"`, `"down"` or pixels (down is positive)' }, description: 'scroll the page or the element; with a ref and no value, scroll it into view' },
@@ -141,14 +144,18 @@ export const COMMANDS = {
   },
   act: {
     description: 'act on an element by ref',
-    fields: { tabId, ref, action: { enum: Object.keys(ACTIONS), description: 'what to do' }, value: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'the action\'s value' } },
+    fields: {
+      tabId, ref, action: { enum: Object.keys(ACTIONS), description: 'what to do' },
+      value: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'the action\'s value' },
+      ...Object.assign({}, ...Object.values(ACTIONS).map((a) => a.fields || {})),
+    },
     required: ['action'],
     variants: { field: 'action', cases: actionCases() },
     result: {
       action: { enum: Object.keys(ACTIONS), description: 'the action done' }, ref: string('the ref acted on'),
-      selected: string('`select`: the label of the option chosen'), checked: boolean('`check`/`uncheck`: the state now'),
+      ...Object.assign({}, ...Object.values(ACTIONS).map((a) => a.result || {})),
     },
-    optionalResult: ['ref', 'selected', 'checked'],
+    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {}))],
   },
   resolve: {
     description: 'where a ref points: its frame, DOM node, role, name and a link\'s full URL',
@@ -194,8 +201,8 @@ export const COMMANDS = {
 function actionCases() {
   return Object.fromEntries(Object.entries(ACTIONS).map(([name, a]) => [name, {
     required: [...(a.ref === 'required' ? ['ref'] : []), ...(a.valueRequired ? ['value'] : [])],
-    allowed: ['tabId', 'ref', ...(a.value ? ['value'] : [])],
-    fields: a.value ? { value: a.value } : {},
+    allowed: ['tabId', ...(a.ref === 'none' ? [] : ['ref']), ...(a.value ? ['value'] : []), ...Object.keys(a.fields || {})],
+    fields: { ...(a.value ? { value: a.value } : {}), ...a.fields },
   }]));
 }
 

@@ -56,7 +56,8 @@ export const FAILURE_SCHEMA = {
   properties: {
     ok: { const: false }, id: toJsonSchema(COMMON_FIELDS.id),
     error: {
-      type: 'object', required: ['code', 'message'], additionalProperties: false,
+      type: 'object', required: ['code', 'message'],
+      description: 'some errors carry facts to act on beside code and message (a dialog\'s type and text)',
       properties: { code: { enum: Object.keys(ERRORS) }, message: { type: 'string' } },
     },
   },

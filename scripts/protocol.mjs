@@ -98,7 +98,8 @@ export type Request = Commands[Command]['request'];
 export interface Failure {
   ok: false;
   id?: RequestId;
-  error: { code: ErrorCode; message: string };
+  /** Some errors carry facts to act on beside code and message (a dialog's type and text). */
+  error: { code: ErrorCode; message: string; [fact: string]: unknown };
 }
 
 /** What a request of command C is answered with. */
@@ -132,7 +133,10 @@ export const README_SECTIONS = {
   commands: () => ['| request | answer | what it does |', '|---|---|---|',
     ...Object.entries(COMMANDS).map(([cmd, def]) => `| ${cell(requestSketch(cmd, def))} | ${cell(answerSketch(def))} | ${cell(def.description)} |`)].join('\n'),
   actions: () => ['| action | ref | value | what it does |', '|---|---|---|---|',
-    ...Object.entries(ACTIONS).map(([a, d]) => `| \`${a}\` | ${d.ref} | ${d.value ? cell(d.value.description) : '–'} | ${cell(d.description)} |`)].join('\n'),
+    ...Object.entries(ACTIONS).map(([a, d]) => {
+      const fields = [...(d.value ? [d.value.description] : []), ...Object.entries(d.fields || {}).map(([k, f]) => `\`${k}\`: ${f.description}`)];
+      return `| \`${a}\` | ${d.ref === 'none' ? '–' : d.ref} | ${fields.length ? cell(fields.join('; ')) : '–'} | ${cell(d.description)} |`;
+    })].join('\n'),
   errors: () => ['| code | meaning |', '|---|---|', ...Object.entries(ERRORS).map(([c, m]) => `| \`${c}\` | ${cell(m)} |`)].join('\n'),
 };
 

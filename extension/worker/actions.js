@@ -194,8 +194,9 @@ async function scroll(t, value) {
  * @param {Target} t
  * @param {string} action
  * @param {any} value
+ * @param {Record<string, any>} [request]  the whole request: an action's own fields (none yet)
  */
-export async function act(t, action, value) {
+export async function act(t, action, value, request = {}) {
   switch (action) {
     case 'click': await click(t); return {};
     case 'fill': return (await fill(t, value)) || {};

@@ -37,7 +37,7 @@ export function fromChrome(err, context = '') {
 
 /** Errors thrown by the Wasm core carry their own code already. */
 export function toPayload(err) {
-  if (err instanceof AxError) return { code: err.code, message: err.message };
+  if (err instanceof AxError) return { ...err.details, code: err.code, message: err.message };
   if (err && typeof err === 'object' && typeof err.code === 'string' && err.message) {
     return { code: err.code, message: String(err.message) };
   }

@@ -65,7 +65,7 @@ async function target(tabId, ref, caller) {
     if (visible && !visible.has(t.frame)) throw new AxError('forbidden', `${ref} is in a frame this page may not reach (another origin, or the top page)`);
   }
   const sessionId = session.frameSessions[t.frame] || undefined;
-  return { tabId, sessionId, backendNodeId: t.backendNodeId, ref, frame: t.frame, role: t.role, name: t.name, url: t.url };
+  return { tabId, sessionId, backendNodeId: t.backendNodeId, ref, frame: t.frame, document: t.document, role: t.role, name: t.name, url: t.url };
 }
 
 /** One function per command of the protocol, each given the validated request and the caller. */
@@ -89,7 +89,8 @@ const COMMANDS = {
     await readable(tabId);
     await attachTab(tabId);
     const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
-    const result = await act(t, req.action, req.value);
+    // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
+    const result = await act(t, req.action, req.value, req);
     return { action: req.action, ...(req.ref === undefined ? {} : { ref: req.ref }), ...result };
   },
 

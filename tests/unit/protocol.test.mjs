@@ -118,8 +118,8 @@ test('the JSON Schema accepts exactly what the validator accepts', () => {
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   const schema = protocolSchema();
   const valid = ajv.compile(schema);
-  const values = [undefined, 'A1', 'up', 'https://x.test/', '', 3, -1, 2.5, 0, true, { mode: 'full' }, { maxChars: -2 }, { nope: 1 }, 'list', 'open', 'switch', 'close', 'fill', 'click', 'scroll', 'press', null];
-  const names = ['tabId', 'ref', 'action', 'value', 'options', 'url', 'timeout', 'active', 'id', 'extra'];
+  const values = [undefined, 'A1', 'up', 'https://x.test/', '', 3, -1, 2.5, 0, true, { mode: 'full' }, { maxChars: -2 }, { nope: 1 }, 'list', 'open', 'switch', 'close', 'fill', 'click', 'scroll', 'press', 'dialog', 'accept', null];
+  const names = ['tabId', 'ref', 'action', 'value', 'options', 'url', 'timeout', 'active', 'id', 'text', 'extra'];
   let seed = 42;
   const rnd = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
   let checked = 0;
