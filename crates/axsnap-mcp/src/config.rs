@@ -1,0 +1,179 @@
+//! Flags, environment and the stored pairing token.
+
+use crate::pairing::{random_hex, MIN_TOKEN_CHARS};
+use std::path::PathBuf;
+
+/// The first port tried when none is given; the next ones serve further agents.
+pub const DEFAULT_PORT: u16 = 17373;
+/// How many ports from the first one the server tries, and the extension looks at.
+pub const PORT_RANGE: u16 = 10;
+
+pub const USAGE: &str = "\
+axsnap-mcp: an MCP server (stdio) that drives your own Chrome through the axsnap extension
+
+usage:
+  axsnap-mcp [--port N] [--token T]    serve MCP on stdin/stdout (what an agent starts)
+  axsnap-mcp token                     print the pairing token (to enter in axsnap's side panel)
+
+  --port N   the port on 127.0.0.1 the extension connects to (env AXSNAP_MCP_PORT);
+             default: the first free one of 17373-17382, so several agents can run at once
+  --token T  the pairing token, at least 16 characters (env AXSNAP_MCP_TOKEN); default: the one
+             stored in the token file, made on first use (env AXSNAP_MCP_TOKEN_FILE, default
+             ~/.config/axsnap/mcp-token)";
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    Serve(Config),
+    PrintToken(Config),
+    Help,
+    Version,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct Config {
+    /// A port given by flag or environment: bind it or fail; none: the first free of the range.
+    pub port: Option<u16>,
+    pub token: Option<String>,
+}
+
+/// Parses the arguments (without the program name) and the environment.
+pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Command, String> {
+    let mut port = env("AXSNAP_MCP_PORT");
+    let mut token = env("AXSNAP_MCP_TOKEN");
+    let mut print_token = false;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = |flag: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{flag} needs a value"));
+        match name {
+            "--port" => port = Some(value("--port")?),
+            "--token" => token = Some(value("--token")?),
+            "token" => print_token = true,
+            "-h" | "--help" => return Ok(Command::Help),
+            "-V" | "--version" => return Ok(Command::Version),
+            other => return Err(format!("unknown argument {other:?} (see --help)")),
+        }
+    }
+    let port = match port.filter(|p| !p.is_empty()) {
+        None => None,
+        Some(p) => match p.parse::<u16>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => return Err(format!("the port must be a number from 1 to 65535, not {p:?}")),
+        },
+    };
+    let token = token.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+    if let Some(t) = &token {
+        check_token(t)?;
+    }
+    let config = Config { port, token };
+    Ok(if print_token { Command::PrintToken(config) } else { Command::Serve(config) })
+}
+
+fn check_token(t: &str) -> Result<(), String> {
+    if t.chars().count() < MIN_TOKEN_CHARS || !t.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(format!("a pairing token has at least {MIN_TOKEN_CHARS} characters, printable ASCII without spaces"));
+    }
+    Ok(())
+}
+
+/// Where the token is kept between runs, so the person pairs once.
+pub fn token_file(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    if let Some(f) = env("AXSNAP_MCP_TOKEN_FILE").filter(|f| !f.is_empty()) {
+        return Some(PathBuf::from(f));
+    }
+    let base = env("XDG_CONFIG_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| env("APPDATA").filter(|d| !d.is_empty()).map(PathBuf::from))
+        .or_else(|| env("HOME").filter(|d| !d.is_empty()).map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("axsnap").join("mcp-token"))
+}
+
+/// The token from the config, else the stored one, else a new one stored for next time.
+pub fn resolve_token(config: &Config, file: Option<PathBuf>) -> Result<String, String> {
+    if let Some(t) = &config.token {
+        return Ok(t.clone());
+    }
+    let file = file.ok_or("no home directory to keep the pairing token in: pass --token or AXSNAP_MCP_TOKEN")?;
+    if let Ok(stored) = std::fs::read_to_string(&file) {
+        let stored = stored.trim().to_string();
+        check_token(&stored).map_err(|e| format!("{}: {e}", file.display()))?;
+        return Ok(stored);
+    }
+    let token = random_hex(16);
+    write_private(&file, &token).map_err(|e| format!("could not store the pairing token in {}: {e}", file.display()))?;
+    Ok(token)
+}
+
+/// Writes a file only its owner can read.
+fn write_private(file: &PathBuf, content: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut f = options.open(file)?;
+    writeln!(f, "{content}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+    const T: &str = "0123456789abcdef";
+
+    #[test]
+    fn flags_win_over_environment() {
+        let env = |k: &str| match k {
+            "AXSNAP_MCP_PORT" => Some("9000".to_string()),
+            "AXSNAP_MCP_TOKEN" => Some("from-the-environment".to_string()),
+            _ => None,
+        };
+        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()) })));
+        assert_eq!(parse(&args(&["--port", "9001", &format!("--token={T}")]), env), Ok(Command::Serve(Config { port: Some(9001), token: Some(T.into()) })));
+        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None })));
+    }
+
+    #[test]
+    fn bad_flags_say_what_is_wrong() {
+        assert!(parse(&args(&["--port", "0"]), |_| None).unwrap_err().contains("1 to 65535"));
+        assert!(parse(&args(&["--port"]), |_| None).unwrap_err().contains("needs a value"));
+        assert!(parse(&args(&["--token", "short"]), |_| None).unwrap_err().contains("at least 16"));
+        assert!(parse(&args(&["--bogus"]), |_| None).unwrap_err().contains("unknown argument"));
+    }
+
+    #[test]
+    fn the_token_is_made_once_and_kept() {
+        let dir = std::env::temp_dir().join(format!("axsnap-mcp-test-{}", random_hex(8)));
+        let file = dir.join("axsnap").join("mcp-token");
+        let config = Config { port: None, token: None };
+        let first = resolve_token(&config, Some(file.clone())).unwrap();
+        assert_eq!(first.len(), 32);
+        assert_eq!(resolve_token(&config, Some(file.clone())).unwrap(), first);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        let given = Config { port: None, token: Some(T.into()) };
+        assert_eq!(resolve_token(&given, Some(file)).unwrap(), T);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_token_file_follows_the_platform_convention() {
+        let env = |k: &str| (k == "HOME").then(|| "/home/ada".to_string());
+        assert_eq!(token_file(env), Some(PathBuf::from("/home/ada/.config/axsnap/mcp-token")));
+        let env = |k: &str| (k == "AXSNAP_MCP_TOKEN_FILE").then(|| "/tmp/t".to_string());
+        assert_eq!(token_file(env), Some(PathBuf::from("/tmp/t")));
+    }
+}

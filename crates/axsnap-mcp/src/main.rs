@@ -1,0 +1,54 @@
+//! axsnap-mcp: an MCP server on stdio that an agent starts. It listens on
+//! 127.0.0.1 for the axsnap extension, which connects once the person has
+//! allowed desktop agents and paired it, and sends the agent's tool calls
+//! through it: the extension stays the only thing that touches the browser.
+
+mod bridge;
+mod config;
+mod pairing;
+mod tools;
+
+use config::Command;
+use rmcp::ServiceExt;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = config::parse(&args, |k| std::env::var(k).ok()).unwrap_or_else(|e| fail(&e));
+    match command {
+        Command::Help => println!("{}", config::USAGE),
+        Command::Version => println!("axsnap-mcp {}", env!("CARGO_PKG_VERSION")),
+        Command::PrintToken(c) => println!("{}", token(&c)),
+        Command::Serve(c) => {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap_or_else(|e| fail(&e.to_string()));
+            runtime.block_on(serve(c));
+            // stdin may still be held by a blocking read: do not wait for it.
+            runtime.shutdown_background();
+        }
+    }
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("axsnap-mcp: {message}");
+    std::process::exit(2);
+}
+
+fn token(c: &config::Config) -> String {
+    config::resolve_token(c, config::token_file(|k| std::env::var(k).ok())).unwrap_or_else(|e| fail(&e))
+}
+
+async fn serve(c: config::Config) {
+    let token = token(&c);
+    let (listener, port) = bridge::bind(c.port).await.unwrap_or_else(|e| fail(&e));
+    eprintln!(
+        "axsnap-mcp: waiting for the axsnap extension on ws://127.0.0.1:{port}. To pair: in axsnap's side panel turn on \
+         \"Allow desktop agents\" and enter the token {token} (also printed by `axsnap-mcp token`)"
+    );
+    let bridge = bridge::Bridge::new(token);
+    tokio::spawn(bridge.clone().serve(listener));
+    let server = match tools::Browser::new(bridge).serve(rmcp::transport::stdio()).await {
+        Ok(s) => s,
+        Err(e) => fail(&format!("the MCP client did not start a session: {e}")),
+    };
+    // Ends when the agent closes stdin.
+    let _ = server.waiting().await;
+}

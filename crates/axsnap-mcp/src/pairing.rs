@@ -1,0 +1,261 @@
+//! Who may open the bridge: the checks on every WebSocket handshake.
+//!
+//! Any web page can open a WebSocket to 127.0.0.1, and any local process can
+//! listen on a port before this server does, so both sides prove that they
+//! hold the pairing token without ever sending it:
+//!
+//! - the extension offers two subprotocols, `axsnap.1` and
+//!   `axsnap-auth.<time>.<nonce>.<mac>`, where `mac` is
+//!   HMAC-SHA256(token, `axsnap extension <time>.<nonce>`) in hex;
+//! - the server accepts only the extension's origin, a fresh time, an unused
+//!   nonce and the right mac, and answers (in its first message) with
+//!   HMAC-SHA256(token, `axsnap server <time>.<nonce>`), which the extension
+//!   checks before it runs any request.
+//!
+//! A page fails the origin check; a process without the token fails the mac
+//! (server side) or the answer (extension side); a captured handshake cannot
+//! be replayed.
+
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+use std::collections::{HashSet, VecDeque};
+
+/// The extension's origin: its id is pinned by the manifest key.
+pub const EXTENSION_ORIGIN: &str = "chrome-extension://igfmikjflpmjjplejblhobglmclempkh";
+/// The bridge protocol's version, offered and answered as a subprotocol.
+pub const PROTOCOL: &str = "axsnap.1";
+const AUTH_PREFIX: &str = "axsnap-auth.";
+/// How far a handshake's time may be from ours (same machine: only latency and a coarse clock).
+const MAX_SKEW_SECS: u64 = 120;
+/// A token shorter than this is too easy to guess.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+/// Why a handshake was refused. Pages learn only the HTTP status.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not the axsnap extension (a web page, or no `Origin`).
+    Origin(Option<String>),
+    /// No `axsnap.1` subprotocol: another program, or an extension of another version.
+    Protocol,
+    /// No proof, or a malformed one.
+    NoProof,
+    /// A proof made with another token.
+    WrongToken,
+    /// A proof older (or newer) than a couple of minutes.
+    Expired,
+    /// A nonce already used.
+    Replayed,
+}
+
+impl Refusal {
+    pub fn status(&self) -> u16 {
+        match self {
+            Refusal::Origin(_) => 403,
+            Refusal::Protocol => 400,
+            _ => 401,
+        }
+    }
+
+    /// One line for the server's log (stderr), saying what to do.
+    pub fn reason(&self) -> String {
+        match self {
+            Refusal::Origin(Some(o)) => format!("refused a connection from {o}: only the axsnap extension may connect"),
+            Refusal::Origin(None) => "refused a connection without an Origin: only the axsnap extension may connect".into(),
+            Refusal::Protocol => format!("refused a connection that does not speak {PROTOCOL}: update the extension or this server"),
+            Refusal::NoProof => "refused the extension: it sent no pairing proof (enter the token in the side panel)".into(),
+            Refusal::WrongToken => "refused the extension: its pairing token is not this server's (run `axsnap-mcp token` and enter it in the side panel)".into(),
+            Refusal::Expired => "refused the extension: its handshake is too old (is the clock right?)".into(),
+            Refusal::Replayed => "refused a replayed handshake".into(),
+        }
+    }
+}
+
+/// Nonces seen recently: a handshake is good once.
+#[derive(Default)]
+pub struct NonceLog {
+    order: VecDeque<String>,
+    seen: HashSet<String>,
+}
+
+impl NonceLog {
+    const CAPACITY: usize = 4096;
+
+    /// False when the nonce was used already.
+    fn insert(&mut self, nonce: &str) -> bool {
+        if !self.seen.insert(nonce.to_string()) {
+            return false;
+        }
+        self.order.push_back(nonce.to_string());
+        if self.order.len() > Self::CAPACITY {
+            if let Some(old) = self.order.pop_front() {
+                self.seen.remove(&old);
+            }
+        }
+        true
+    }
+}
+
+/// An accepted handshake: what the server's answer must be bound to.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Accepted {
+    /// `<time>.<nonce>` as the extension sent it.
+    pub challenge: String,
+}
+
+fn mac(token: &str, label: &str, challenge: &str) -> Hmac<Sha256> {
+    let mut m = Hmac::<Sha256>::new_from_slice(token.as_bytes()).expect("HMAC takes keys of any length");
+    m.update(label.as_bytes());
+    m.update(b" ");
+    m.update(challenge.as_bytes());
+    m
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok()).collect()
+}
+
+/// The extension's proof for a challenge (the extension computes it with WebCrypto).
+#[cfg(test)]
+pub fn extension_proof(token: &str, challenge: &str) -> String {
+    hex(&mac(token, "axsnap extension", challenge).finalize().into_bytes())
+}
+
+/// The server's answer to a challenge, sent in its first message.
+pub fn server_proof(token: &str, challenge: &str) -> String {
+    hex(&mac(token, "axsnap server", challenge).finalize().into_bytes())
+}
+
+/// A fresh random value, `bytes` long, in hex.
+pub fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).expect("the operating system's random source");
+    hex(&buf)
+}
+
+/// Checks one handshake: the `Origin` header, the `Sec-WebSocket-Protocol`
+/// header and the proof in it. `now` is in seconds since the Unix epoch.
+pub fn check(
+    origin: Option<&str>,
+    protocols: Option<&str>,
+    token: &str,
+    now: u64,
+    log: &mut NonceLog,
+) -> Result<Accepted, Refusal> {
+    if origin != Some(EXTENSION_ORIGIN) {
+        return Err(Refusal::Origin(origin.map(str::to_string)));
+    }
+    let offered: Vec<&str> = protocols.unwrap_or("").split(',').map(str::trim).collect();
+    if !offered.contains(&PROTOCOL) {
+        return Err(Refusal::Protocol);
+    }
+    let proof = offered.iter().find_map(|p| p.strip_prefix(AUTH_PREFIX)).ok_or(Refusal::NoProof)?;
+    let mut parts = proof.split('.');
+    let (Some(time), Some(nonce), Some(tag), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+        return Err(Refusal::NoProof);
+    };
+    let time: u64 = time.parse().map_err(|_| Refusal::NoProof)?;
+    if nonce.len() < 32 || nonce.len() > 64 || unhex(nonce).is_none() {
+        return Err(Refusal::NoProof);
+    }
+    let tag = unhex(tag).ok_or(Refusal::NoProof)?;
+    let challenge = format!("{time}.{nonce}");
+    // Constant-time comparison: the mac's own verify.
+    mac(token, "axsnap extension", &challenge).verify_slice(&tag).map_err(|_| Refusal::WrongToken)?;
+    if now.abs_diff(time) > MAX_SKEW_SECS {
+        return Err(Refusal::Expired);
+    }
+    if !log.insert(nonce) {
+        return Err(Refusal::Replayed);
+    }
+    Ok(Accepted { challenge })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+    const NOW: u64 = 1_800_000_000;
+    const NONCE: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+    fn offer(token: &str, time: u64, nonce: &str) -> String {
+        let challenge = format!("{time}.{nonce}");
+        format!("{PROTOCOL}, {AUTH_PREFIX}{challenge}.{}", extension_proof(token, &challenge))
+    }
+
+    fn check_now(origin: Option<&str>, protocols: Option<&str>) -> Result<Accepted, Refusal> {
+        check(origin, protocols, TOKEN, NOW, &mut NonceLog::default())
+    }
+
+    #[test]
+    fn the_paired_extension_is_accepted() {
+        let accepted = check_now(Some(EXTENSION_ORIGIN), Some(&offer(TOKEN, NOW, NONCE))).unwrap();
+        assert_eq!(accepted.challenge, format!("{NOW}.{NONCE}"));
+    }
+
+    #[test]
+    fn a_web_page_is_refused_whatever_it_sends() {
+        let good = offer(TOKEN, NOW, NONCE);
+        for origin in ["http://127.0.0.1:8000", "https://evil.example", "null", "chrome-extension://otherextensionid"] {
+            let r = check_now(Some(origin), Some(&good));
+            assert_eq!(r, Err(Refusal::Origin(Some(origin.into()))));
+            assert_eq!(r.unwrap_err().status(), 403);
+        }
+        assert_eq!(check_now(None, Some(&good)), Err(Refusal::Origin(None)));
+    }
+
+    #[test]
+    fn a_missing_proof_or_protocol_is_refused() {
+        assert_eq!(check_now(Some(EXTENSION_ORIGIN), None), Err(Refusal::Protocol));
+        assert_eq!(check_now(Some(EXTENSION_ORIGIN), Some("chat")), Err(Refusal::Protocol));
+        assert_eq!(check_now(Some(EXTENSION_ORIGIN), Some(PROTOCOL)), Err(Refusal::NoProof));
+        for bad in ["axsnap-auth.", "axsnap-auth.1.2.3", "axsnap-auth.x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.00",
+            "axsnap-auth.1800000000.short.00", "axsnap-auth.1800000000.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.zz",
+            "axsnap-auth.1800000000.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.00.00"] {
+            let r = check_now(Some(EXTENSION_ORIGIN), Some(&format!("{PROTOCOL},{bad}")));
+            assert_eq!(r, Err(Refusal::NoProof), "{bad}");
+            assert_eq!(r.unwrap_err().status(), 401);
+        }
+    }
+
+    #[test]
+    fn a_proof_made_with_another_token_is_refused() {
+        let r = check_now(Some(EXTENSION_ORIGIN), Some(&offer("not-the-token-0123456789", NOW, NONCE)));
+        assert_eq!(r, Err(Refusal::WrongToken));
+        // The token itself in place of a proof is no proof either.
+        let r = check_now(Some(EXTENSION_ORIGIN), Some(&format!("{PROTOCOL},{AUTH_PREFIX}{NOW}.{NONCE}.{}", hex(TOKEN.as_bytes()))));
+        assert_eq!(r, Err(Refusal::WrongToken));
+    }
+
+    #[test]
+    fn an_old_or_replayed_handshake_is_refused() {
+        let old = offer(TOKEN, NOW - 600, NONCE);
+        assert_eq!(check_now(Some(EXTENSION_ORIGIN), Some(&old)), Err(Refusal::Expired));
+        let mut log = NonceLog::default();
+        let good = offer(TOKEN, NOW, NONCE);
+        assert!(check(Some(EXTENSION_ORIGIN), Some(&good), TOKEN, NOW, &mut log).is_ok());
+        assert_eq!(check(Some(EXTENSION_ORIGIN), Some(&good), TOKEN, NOW + 1, &mut log), Err(Refusal::Replayed));
+    }
+
+    #[test]
+    fn the_two_proofs_differ_so_one_side_cannot_echo_the_other() {
+        let challenge = format!("{NOW}.{NONCE}");
+        assert_ne!(extension_proof(TOKEN, &challenge), server_proof(TOKEN, &challenge));
+        assert_eq!(server_proof(TOKEN, &challenge).len(), 64);
+    }
+
+    #[test]
+    fn random_values_are_fresh_hex() {
+        let (a, b) = (random_hex(16), random_hex(16));
+        assert_eq!(a.len(), 32);
+        assert!(unhex(&a).is_some());
+        assert_ne!(a, b);
+    }
+}
