@@ -25,6 +25,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// How long a call waits for the extension to (re)connect before failing.
 pub const WAIT_FOR_EXTENSION: Duration = Duration::from_secs(30);
+/// The close code of a refused pairing proof (an application code: 4000-4999).
+pub const REFUSED: u16 = 4001;
 /// How long the extension has to finish the handshake and say it is ready.
 const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
 
@@ -179,14 +181,14 @@ impl Bridge {
                 now_secs(),
                 &mut self.nonces.lock().unwrap(),
             );
-            let answer = match &checked {
-                Ok(_) => {
+            let answer = match checked.as_ref().err().and_then(Refusal::status) {
+                None => {
                     res.headers_mut().insert("sec-websocket-protocol", HeaderValue::from_static(PROTOCOL));
                     Ok(res)
                 }
-                Err(refusal) => {
+                Some(status) => {
                     let mut e = ErrorResponse::new(Some("refused\n".into()));
-                    *e.status_mut() = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::FORBIDDEN);
+                    *e.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::FORBIDDEN);
                     Err(e)
                 }
             };
@@ -194,12 +196,20 @@ impl Bridge {
             answer
         };
         let ws = tokio::time::timeout(HANDSHAKE_DEADLINE, tokio_tungstenite::accept_hdr_async(stream, callback)).await;
-        let accepted = match outcome {
-            Some(Ok(a)) => a,
-            Some(Err(refusal)) => return eprintln!("axsnap-mcp: {}", refusal.reason()),
-            None => return, // not a WebSocket handshake at all (a port scan, a browser tab)
-        };
+        let Some(outcome) = outcome else { return }; // not a WebSocket handshake at all (a port scan, a browser tab)
+        if let Err(refusal) = &outcome {
+            eprintln!("axsnap-mcp: {}", refusal.reason());
+        }
         let Ok(Ok(mut ws)) = ws else { return };
+        let accepted = match outcome {
+            Ok(a) => a,
+            Err(refusal) => {
+                // The extension, with a bad proof: closed before anything is exchanged, saying why.
+                let frame = CloseFrame { code: REFUSED.into(), reason: refusal.close_reason().into() };
+                let _ = ws.close(Some(frame)).await;
+                return;
+            }
+        };
 
         let name = self.state.lock().unwrap().agent_name.clone();
         let hello = json!({
@@ -385,10 +395,17 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn pages_and_wrong_tokens_are_refused_at_the_handshake() {
+    async fn pages_are_refused_at_the_handshake_and_wrong_tokens_at_once_after_it() {
         let (bridge, port) = start().await;
         assert_eq!(open(port, "http://127.0.0.1:8080", TOKEN).await.err(), Some(403));
-        assert_eq!(open(port, EXTENSION_ORIGIN, "another-token-0123456789").await.err(), Some(401));
+        let (mut ws, _) = open(port, EXTENSION_ORIGIN, "another-token-0123456789").await.unwrap();
+        match ws.next().await {
+            Some(Ok(Message::Close(Some(frame)))) => {
+                assert_eq!(u16::from(frame.code), REFUSED);
+                assert_eq!(frame.reason.as_str(), "wrong pairing token");
+            }
+            other => panic!("expected a close frame, got {other:?}"),
+        }
         assert!(!*bridge.connected.borrow());
     }
 

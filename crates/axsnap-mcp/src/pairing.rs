@@ -12,7 +12,9 @@
 //!   HMAC-SHA256(token, `axsnap server <time>.<nonce>`), which the extension
 //!   checks before it runs any request.
 //!
-//! A page fails the origin check; a process without the token fails the mac
+//! A page fails the origin check (HTTP 403, nothing else); the extension with
+//! a wrong token gets a socket that is closed at once with code 4001 and the
+//! reason, so the side panel can say so; a process without the token fails the mac
 //! (server side) or the answer (extension side); a captured handshake cannot
 //! be replayed.
 
@@ -30,7 +32,7 @@ const MAX_SKEW_SECS: u64 = 120;
 /// A token shorter than this is too easy to guess.
 pub const MIN_TOKEN_CHARS: usize = 16;
 
-/// Why a handshake was refused. Pages learn only the HTTP status.
+/// Why a handshake was refused. Pages learn only an HTTP status.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// Not the axsnap extension (a web page, or no `Origin`).
@@ -48,11 +50,25 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    pub fn status(&self) -> u16 {
+    /// The HTTP status that refuses the handshake, for callers that are not
+    /// the extension at all; `None` for the extension with a bad proof, which
+    /// is refused with a close frame instead, so the side panel can say why.
+    pub fn status(&self) -> Option<u16> {
         match self {
-            Refusal::Origin(_) => 403,
-            Refusal::Protocol => 400,
-            _ => 401,
+            Refusal::Origin(_) => Some(403),
+            Refusal::Protocol => Some(400),
+            _ => None,
+        }
+    }
+
+    /// What the extension is told (close code 4001) when its proof is refused.
+    pub fn close_reason(&self) -> &'static str {
+        match self {
+            Refusal::NoProof => "no pairing token",
+            Refusal::WrongToken => "wrong pairing token",
+            Refusal::Expired => "handshake too old: check the clock",
+            Refusal::Replayed => "replayed handshake",
+            Refusal::Origin(_) | Refusal::Protocol => "refused",
         }
     }
 
@@ -206,7 +222,7 @@ mod tests {
         for origin in ["http://127.0.0.1:8000", "https://evil.example", "null", "chrome-extension://otherextensionid"] {
             let r = check_now(Some(origin), Some(&good));
             assert_eq!(r, Err(Refusal::Origin(Some(origin.into()))));
-            assert_eq!(r.unwrap_err().status(), 403);
+            assert_eq!(r.unwrap_err().status(), Some(403));
         }
         assert_eq!(check_now(None, Some(&good)), Err(Refusal::Origin(None)));
     }
@@ -221,7 +237,7 @@ mod tests {
             "axsnap-auth.1800000000.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.00.00"] {
             let r = check_now(Some(EXTENSION_ORIGIN), Some(&format!("{PROTOCOL},{bad}")));
             assert_eq!(r, Err(Refusal::NoProof), "{bad}");
-            assert_eq!(r.unwrap_err().status(), 401);
+            assert_eq!(r.unwrap_err().status(), None, "the extension is told why with a close frame");
         }
     }
 
