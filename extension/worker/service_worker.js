@@ -6,6 +6,7 @@ import { handle } from './router.js';
 import { callerFrom } from './policy.js';
 import { onDebuggerEvent } from './frames.js';
 import { knownSession, forgetTab, coreReady } from './session.js';
+import { startAgents } from './agents.js';
 
 const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
 coreReady(); // the Wasm core loads while the first message is on its way
@@ -37,6 +38,9 @@ chrome.tabs.onUpdated.addListener((tabId, change) => {
   // A new document: refs of the old one must never match its elements.
   if (change.status === 'loading' && change.url) knownSession(tabId).then((s) => s && s.reset(), () => {});
 });
+
+// Desktop agents (MCP servers on this computer), when the person allows them.
+startAgents();
 
 chrome.runtime.onInstalled.addListener(() => {
   chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});

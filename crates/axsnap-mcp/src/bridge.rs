@@ -23,8 +23,6 @@ use tokio_tungstenite::tungstenite::http::{HeaderValue, StatusCode};
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 
-/// How long a call waits for the extension to (re)connect before failing.
-pub const WAIT_FOR_EXTENSION: Duration = Duration::from_secs(30);
 /// The close code of a refused pairing proof (an application code: 4000-4999).
 pub const REFUSED: u16 = 4001;
 /// How long the extension has to finish the handshake and say it is ready.
@@ -62,6 +60,8 @@ struct State {
 
 pub struct Bridge {
     token: String,
+    /// How long a call waits for the extension to (re)connect before failing.
+    connect_timeout: Duration,
     /// This server's identity for the extension: the agent that owns the tabs it opens.
     agent_id: String,
     state: Mutex<State>,
@@ -97,9 +97,10 @@ fn now_secs() -> u64 {
 }
 
 impl Bridge {
-    pub fn new(token: String) -> Arc<Self> {
+    pub fn new(token: String, connect_timeout: Duration) -> Arc<Self> {
         Arc::new(Bridge {
             token,
+            connect_timeout,
             agent_id: pairing::random_hex(8),
             state: Mutex::new(State::default()),
             connected: watch::Sender::new(false),
@@ -129,7 +130,7 @@ impl Bridge {
     /// fields without `ok`, or its error.
     pub async fn call(&self, request: Value, deadline: Duration) -> Reply {
         let mut connected = self.connected.subscribe();
-        if tokio::time::timeout(WAIT_FOR_EXTENSION, connected.wait_for(|c| *c)).await.is_err() {
+        if tokio::time::timeout(self.connect_timeout, connected.wait_for(|c| *c)).await.is_err() {
             return Err(self.not_connected());
         }
         let (id, rx) = {
@@ -159,12 +160,13 @@ impl Bridge {
     }
 
     fn not_connected_locked(&self, st: &State) -> CallError {
-        let last = st.last_close.as_deref().map(|r| format!(" (last disconnect: {r})")).unwrap_or_default();
+        let last = st.last_close.as_deref().map(|r| format!(", last disconnect: {r}")).unwrap_or_default();
         CallError::new(
             "no_extension",
             format!(
-                "the axsnap extension is not connected{last}: ask the person to open axsnap's side panel in Chrome, \
-                 turn on \"Allow desktop agents\" and enter the token that `axsnap-mcp token` prints, then try again"
+                "the axsnap extension is not connected (waited {} s{last}): ask the person to open axsnap's side panel in Chrome, \
+                 turn on \"Allow desktop agents\" and enter the token that `axsnap-mcp token` prints, then try again",
+                self.connect_timeout.as_secs()
             ),
         )
     }
@@ -364,7 +366,7 @@ mod tests {
     const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
     async fn start() -> (Arc<Bridge>, u16) {
-        let bridge = Bridge::new(TOKEN.into());
+        let bridge = Bridge::new(TOKEN.into(), Duration::from_secs(5));
         let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         tokio::spawn(bridge.clone().serve(listener));

@@ -12,14 +12,17 @@ pub const USAGE: &str = "\
 axsnap-mcp: an MCP server (stdio) that drives your own Chrome through the axsnap extension
 
 usage:
-  axsnap-mcp [--port N] [--token T]    serve MCP on stdin/stdout (what an agent starts)
+  axsnap-mcp [--port N] [--token T] [--connect-timeout S]
+                                       serve MCP on stdin/stdout (what an agent starts)
   axsnap-mcp token                     print the pairing token (to enter in axsnap's side panel)
 
   --port N   the port on 127.0.0.1 the extension connects to (env AXSNAP_MCP_PORT);
              default: the first free one of 17373-17382, so several agents can run at once
   --token T  the pairing token, at least 16 characters (env AXSNAP_MCP_TOKEN); default: the one
              stored in the token file, made on first use (env AXSNAP_MCP_TOKEN_FILE, default
-             ~/.config/axsnap/mcp-token)";
+             ~/.config/axsnap/mcp-token)
+  --connect-timeout S  how long a tool call waits for the extension to connect, in seconds
+             (env AXSNAP_MCP_CONNECT_TIMEOUT; default 30)";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -34,12 +37,18 @@ pub struct Config {
     /// A port given by flag or environment: bind it or fail; none: the first free of the range.
     pub port: Option<u16>,
     pub token: Option<String>,
+    /// How long a tool call waits for the extension to connect, in seconds.
+    pub connect_timeout: u64,
 }
+
+/// The default of `--connect-timeout`: the extension looks for servers at least every 30 s.
+pub const DEFAULT_CONNECT_TIMEOUT: u64 = 30;
 
 /// Parses the arguments (without the program name) and the environment.
 pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Command, String> {
     let mut port = env("AXSNAP_MCP_PORT");
     let mut token = env("AXSNAP_MCP_TOKEN");
+    let mut wait = env("AXSNAP_MCP_CONNECT_TIMEOUT");
     let mut print_token = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -51,6 +60,7 @@ pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Co
         match name {
             "--port" => port = Some(value("--port")?),
             "--token" => token = Some(value("--token")?),
+            "--connect-timeout" => wait = Some(value("--connect-timeout")?),
             "token" => print_token = true,
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
@@ -68,7 +78,11 @@ pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Co
     if let Some(t) = &token {
         check_token(t)?;
     }
-    let config = Config { port, token };
+    let connect_timeout = match wait.filter(|w| !w.is_empty()) {
+        None => DEFAULT_CONNECT_TIMEOUT,
+        Some(w) => w.parse().map_err(|_| format!("--connect-timeout takes whole seconds, not {w:?}"))?,
+    };
+    let config = Config { port, token, connect_timeout };
     Ok(if print_token { Command::PrintToken(config) } else { Command::Serve(config) })
 }
 
@@ -138,9 +152,12 @@ mod tests {
             "AXSNAP_MCP_TOKEN" => Some("from-the-environment".to_string()),
             _ => None,
         };
-        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()) })));
-        assert_eq!(parse(&args(&["--port", "9001", &format!("--token={T}")]), env), Ok(Command::Serve(Config { port: Some(9001), token: Some(T.into()) })));
-        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None })));
+        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()), connect_timeout: 30 })));
+        assert_eq!(
+            parse(&args(&["--port", "9001", &format!("--token={T}"), "--connect-timeout", "3"]), env),
+            Ok(Command::Serve(Config { port: Some(9001), token: Some(T.into()), connect_timeout: 3 }))
+        );
+        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None, connect_timeout: 30 })));
     }
 
     #[test]
@@ -149,13 +166,14 @@ mod tests {
         assert!(parse(&args(&["--port"]), |_| None).unwrap_err().contains("needs a value"));
         assert!(parse(&args(&["--token", "short"]), |_| None).unwrap_err().contains("at least 16"));
         assert!(parse(&args(&["--bogus"]), |_| None).unwrap_err().contains("unknown argument"));
+        assert!(parse(&args(&["--connect-timeout", "soon"]), |_| None).unwrap_err().contains("whole seconds"));
     }
 
     #[test]
     fn the_token_is_made_once_and_kept() {
         let dir = std::env::temp_dir().join(format!("axsnap-mcp-test-{}", random_hex(8)));
         let file = dir.join("axsnap").join("mcp-token");
-        let config = Config { port: None, token: None };
+        let config = Config { port: None, token: None, connect_timeout: 30 };
         let first = resolve_token(&config, Some(file.clone())).unwrap();
         assert_eq!(first.len(), 32);
         assert_eq!(resolve_token(&config, Some(file.clone())).unwrap(), first);
@@ -164,7 +182,7 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
         }
-        let given = Config { port: None, token: Some(T.into()) };
+        let given = Config { port: None, token: Some(T.into()), connect_timeout: 30 };
         assert_eq!(resolve_token(&given, Some(file)).unwrap(), T);
         std::fs::remove_dir_all(dir).unwrap();
     }

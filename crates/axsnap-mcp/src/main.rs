@@ -43,7 +43,7 @@ async fn serve(c: config::Config) {
         "axsnap-mcp: waiting for the axsnap extension on ws://127.0.0.1:{port}. To pair: in axsnap's side panel turn on \
          \"Allow desktop agents\" and enter the token {token} (also printed by `axsnap-mcp token`)"
     );
-    let bridge = bridge::Bridge::new(token);
+    let bridge = bridge::Bridge::new(token, std::time::Duration::from_secs(c.connect_timeout));
     tokio::spawn(bridge.clone().serve(listener));
     let server = match tools::Browser::new(bridge).serve(rmcp::transport::stdio()).await {
         Ok(s) => s,

@@ -1,0 +1,273 @@
+// Desktop agents (MCP): the service worker's side of the bridge to
+// axsnap-mcp servers on this computer (crates/axsnap-mcp). Only when the
+// person has turned "Allow desktop agents" on and entered the pairing token
+// does the worker connect, to each server on the configured port and the
+// nine after it (one server per agent); every request a server sends goes
+// through the router as a caller {kind:'agent', id, tabs}, so the policy
+// decides what it may reach like for every other caller.
+//
+// The setting, and what the panel shows, are in chrome.storage (agent_setting.js).
+//
+// The handshake (see crates/axsnap-mcp/src/pairing.rs): both sides prove they
+// hold the token with an HMAC over a fresh challenge, so the token never
+// crosses the socket and a program squatting on the port learns nothing and
+// is not obeyed.
+
+import { handle } from './router.js';
+import { toPayload } from './errors.js';
+import { AxError } from '../../protocol/errors.js';
+import { COMMANDS } from '../../protocol/protocol.js';
+import { problem } from '../../protocol/validate.js';
+import * as agentTabs from './agent_tabs.js';
+import { waitFor, WAIT_FIELDS } from './wait.js';
+import { SETTINGS, STATUS, STEPS, PORTS, readSetting } from './agent_setting.js';
+import { stepLine } from './steps.js';
+
+const KEEPALIVE_MS = 20000;
+const ALARM = 'mcp-reconnect';
+const MAX_RETRY_MS = 30000;
+const STEPS_KEPT = 40;
+/** Close codes: 4000 the person turned agents off (or changed the pairing), 4001 the server refused our proof, 4002 the server failed its own. */
+const CLOSE_OFF = 4000;
+const REFUSED = 4001;
+const BAD_SERVER = 4002;
+
+/**
+ * @typedef {{port: number, ws: WebSocket, challenge: string, ready: boolean, agent: {id: string, name: string}|null,
+ *   since: number, keepalive?: ReturnType<typeof setInterval>, controller: AbortController}} Link
+ */
+
+/** @type {{url: string, token: string, port: number, key: string} | null} the setting in force, null when off */
+let current = null;
+/** @type {Map<number, Link>} */
+const links = new Map();
+/** port → consecutive failures, for the backoff */
+const retries = new Map();
+/** port → pending reconnect timer */
+const timers = new Map();
+/** port → why the server there refused us, shown in the panel */
+const refusals = new Map();
+
+/** Registers the listeners (synchronously, at the worker's top level) and connects if allowed. */
+export function startAgents() {
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes[SETTINGS]) apply();
+  });
+  chrome.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === ALARM) apply();
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    agentTabs.forget(tabId);
+  });
+  chrome.runtime.onStartup.addListener(() => {
+    agentTabs.clearAll();
+  });
+  apply();
+}
+
+/** Brings the connections in line with the setting: connects, or closes everything at once. */
+async function apply() {
+  const stored = /** @type {any} */ (await chrome.storage.local.get(SETTINGS))[SETTINGS];
+  const s = readSetting(stored);
+  const on = s.ok && s.enabled && s.token ? s : null;
+  const key = on ? `${on.url}:${on.port} ${on.token}` : null;
+  if (!on || (current && current.key !== key)) {
+    closeAll(on ? 'the pairing changed' : 'turned off in the side panel');
+    current = null;
+  }
+  if (!on) {
+    chrome.alarms.clear(ALARM);
+    await publish('why' in s ? s.why : s.enabled ? 'Enter the token that axsnap-mcp prints to pair.' : null);
+    return;
+  }
+  if (!current) {
+    current = { url: on.url, token: on.token, port: on.port, key };
+    refusals.clear();
+    retries.clear();
+  }
+  // An alarm wakes the worker to look for servers again: a stopped worker runs no timers.
+  chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
+  for (let port = on.port; port < on.port + PORTS; port++) {
+    if (!links.has(port) && !timers.has(port)) connect(port);
+  }
+  await publish();
+}
+
+function closeAll(reason) {
+  for (const t of timers.values()) clearTimeout(t);
+  timers.clear();
+  for (const link of [...links.values()]) drop(link, CLOSE_OFF, reason);
+}
+
+/** Ends a link now: in-flight work is aborted, nothing more is sent or run. */
+function drop(link, code, reason) {
+  links.delete(link.port);
+  link.ready = false;
+  clearInterval(link.keepalive);
+  link.controller.abort(new AxError('disconnected', reason));
+  try {
+    link.ws.close(code, reason);
+  } catch { /* already closed */ }
+}
+
+const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+async function proof(token, label, challenge) {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${label} ${challenge}`)));
+}
+
+async function connect(port) {
+  const s = current;
+  if (!s) return;
+  const challenge = `${Math.floor(Date.now() / 1000)}.${hex(crypto.getRandomValues(new Uint8Array(16)))}`;
+  const mine = await proof(s.token, 'axsnap extension', challenge);
+  if (current !== s || links.has(port)) return;
+  /** @type {Link} */
+  const link = {
+    port, challenge, ready: false, agent: null, since: Date.now(), controller: new AbortController(),
+    ws: new WebSocket(`${s.url}:${port}`, ['axsnap.1', `axsnap-auth.${challenge}.${mine}`]),
+  };
+  links.set(port, link);
+  link.ws.onmessage = (e) => onMessage(link, s, e.data);
+  link.ws.onclose = (e) => onClose(link, s, e);
+}
+
+async function onMessage(link, s, data) {
+  let msg;
+  try {
+    msg = JSON.parse(String(data));
+  } catch {
+    return;
+  }
+  if (!link.ready) {
+    if (msg.type !== 'hello' || links.get(link.port) !== link) return;
+    // The server proves it holds the token before anything it asks is run.
+    if (typeof msg.proof !== 'string' || msg.proof !== await proof(s.token, 'axsnap server', link.challenge)) {
+      refusals.set(link.port, 'the program on this port could not prove the pairing token');
+      drop(link, BAD_SERVER, 'bad proof');
+      return publish();
+    }
+    const id = typeof msg.agent?.id === 'string' && msg.agent.id ? msg.agent.id : `port ${link.port}`;
+    link.agent = { id, name: agentName(msg.agent?.name) };
+    link.ready = true;
+    link.since = Date.now();
+    retries.delete(link.port);
+    refusals.delete(link.port);
+    link.ws.send(JSON.stringify({ type: 'ready', extension: chrome.runtime.getManifest().version }));
+    // WebSocket traffic keeps an MV3 service worker alive (Chrome 116+) while an agent is connected.
+    link.keepalive = setInterval(() => link.ws.send('{"type":"ping"}'), KEEPALIVE_MS);
+    return publish();
+  }
+  if (msg.type === 'agent' && link.agent) {
+    link.agent.name = agentName(msg.name);
+    return publish();
+  }
+  if (Number.isSafeInteger(msg.id) && msg.request !== undefined) {
+    const response = await answer(link, msg.request);
+    if (link.ready) link.ws.send(JSON.stringify({ id: msg.id, response }));
+  }
+}
+
+const agentName = (name) => (typeof name === 'string' && name.trim() ? name.trim().slice(0, 60) : 'agent');
+
+function onClose(link, s, event) {
+  const wasOurs = links.get(link.port) === link;
+  if (wasOurs) drop(link, CLOSE_OFF, 'closed');
+  if (event.code === REFUSED) refusals.set(link.port, `refused: ${event.reason || 'wrong pairing token'}`);
+  if (current !== s || !wasOurs) return publish();
+  // The server went away (or is not there yet): try again, sooner after a
+  // working connection, rarely after a refusal (the alarm still looks).
+  const n = (retries.get(link.port) || 0) + (link.agent ? 0 : 1);
+  retries.set(link.port, n);
+  const delay = event.code === REFUSED ? MAX_RETRY_MS : Math.min(MAX_RETRY_MS, 500 * 2 ** n);
+  timers.set(link.port, setTimeout(() => {
+    timers.delete(link.port);
+    if (current === s) connect(link.port);
+  }, delay));
+  return publish();
+}
+
+/** Runs one request from an agent: through the router, as that agent. Never throws. */
+async function answer(link, request) {
+  const agent = link.agent;
+  const signal = link.controller.signal;
+  if (!agent || signal.aborted) return { ok: false, error: { code: 'disconnected', message: 'desktop agents were turned off' } };
+  const { tabs, shared } = await agentTabs.reachable(agent.id);
+  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, tabs });
+  const step = await record(agent, request, caller);
+  let res;
+  try {
+    res = request && request.cmd === 'wait_for' && !('wait_for' in COMMANDS)
+      ? { ok: true, ...(await wait(request, caller, signal)) }
+      : await handle(request, caller);
+  } catch (e) {
+    res = { ok: false, error: toPayload(e) };
+  }
+  if (res.ok && request.cmd === 'tabs') {
+    if (request.action === 'open' && Number.isInteger(res.tabId)) await agentTabs.own(agent.id, res.tabId);
+    if ((request.action ?? 'list') === 'list') res.tabs = res.tabs.map((t) => (shared.includes(t.tabId) ? { ...t, shared: true } : t));
+  }
+  await finish(step, res);
+  return res;
+}
+
+/** `wait_for` by polling snapshots, in a ref table of its own (so the agent's refs and diffs are untouched). */
+async function wait(request, caller, signal) {
+  for (const [k, v] of Object.entries(request)) {
+    if (k === 'cmd' || k === 'id' || v === undefined) continue;
+    if (!(k in WAIT_FIELDS)) throw new AxError('bad_request', `wait_for has no field ${JSON.stringify(k)}: its fields are ${Object.keys(WAIT_FIELDS).join(', ')}`);
+    const p = problem(WAIT_FIELDS[k], v, k);
+    if (p) throw new AxError('bad_request', p);
+  }
+  if (request.tabId === undefined) throw new AxError('bad_request', 'wait_for needs tabId');
+  const reader = { ...caller, id: `${caller.id} wait` };
+  return waitFor(request, {
+    text: async () => {
+      const res = await handle({ cmd: 'snapshot', tabId: request.tabId, options: { maxChars: 0 } }, reader);
+      if (!res.ok) throw new AxError(res.error.code, res.error.message);
+      return res.text;
+    },
+    url: async () => {
+      const res = await handle({ cmd: 'tabs', action: 'list' }, reader);
+      const tab = res.ok && res.tabs.find((t) => t.tabId === request.tabId);
+      if (!tab) throw new AxError('no_tab', `tab ${request.tabId} is gone or not yours`);
+      return tab.url;
+    },
+  }, signal);
+}
+
+// ---- What the panel shows
+
+let steps = null;
+
+async function record(agent, req, caller) {
+  let name;
+  if (req && req.cmd === 'act' && typeof req.ref === 'string' && Number.isInteger(req.tabId)) {
+    const r = await handle({ cmd: 'resolve', tabId: req.tabId, ref: req.ref }, caller);
+    if (r.ok) name = r.name;
+  }
+  if (!steps) steps = /** @type {any} */ (await chrome.storage.session.get(STEPS))[STEPS] || [];
+  const step = { at: Date.now(), agent: agent.name, line: stepLine(req, name), state: 'running' };
+  steps = [...steps, step].slice(-STEPS_KEPT);
+  await chrome.storage.session.set({ [STEPS]: steps });
+  return step;
+}
+
+async function finish(step, res) {
+  step.state = res.ok ? 'done' : 'failed';
+  if (!res.ok) step.error = res.error.code;
+  await chrome.storage.session.set({ [STEPS]: steps });
+}
+
+/** Writes what the panel shows: the setting's state, who is connected, what was refused. */
+async function publish(problem = null) {
+  const agents = [...links.values()].filter((l) => l.ready && l.agent).map((l) => ({ port: l.port, id: l.agent.id, name: l.agent.name, since: l.since }));
+  const status = {
+    on: Boolean(current),
+    ports: current ? [current.port, current.port + PORTS - 1] : null,
+    agents,
+    problem: problem || [...refusals.entries()].map(([port, why]) => `port ${port}: ${why}`).join('; ') || null,
+  };
+  await chrome.storage.session.set({ [STATUS]: status });
+}

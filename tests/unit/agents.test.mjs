@@ -1,0 +1,50 @@
+// The desktop-agents parts that need no browser: reading the setting, the
+// panel's step lines and the bounded wait.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readSetting, DEFAULT_URL } from '../../extension/worker/agent_setting.js';
+import { stepLine } from '../../extension/worker/steps.js';
+import { waitFor } from '../../extension/worker/wait.js';
+
+test('the setting: a ws:// URL on this computer, the default port when none is given', () => {
+  assert.deepEqual(readSetting({ enabled: true, token: ' t0ken ' }), { ok: true, enabled: true, url: 'ws://127.0.0.1', token: 't0ken', port: 17373 });
+  assert.equal(DEFAULT_URL, 'ws://127.0.0.1:17373');
+  assert.deepEqual(readSetting({ url: 'ws://localhost:9000' }), { ok: true, enabled: false, url: 'ws://localhost', token: '', port: 9000 });
+  assert.equal(readSetting({ url: 'ws://[::1]:9000', enabled: 'yes' }).enabled, false, 'only true turns it on');
+  assert.equal(readSetting(undefined).ok, true);
+  for (const url of ['ws://example.com:17373', 'wss://127.0.0.1:17373', 'http://127.0.0.1:17373', 'ws://127.0.0.2:1', 'ws://192.168.1.5:17373']) {
+    const s = readSetting({ url, enabled: true, token: 'x' });
+    assert.equal(s.ok, false, url);
+    assert.match(/** @type {any} */ (s).why, /only to ws:\/\/ on this computer/);
+  }
+  assert.match(/** @type {any} */ (readSetting({ url: 'not a url' })).why, /is not a URL/);
+});
+
+test('step lines say what an agent did in a few words, never what it typed', () => {
+  assert.equal(stepLine({ cmd: 'act', action: 'click', ref: 'A12' }, 'Sign in'), 'click A12 "Sign in"');
+  assert.equal(stepLine({ cmd: 'act', action: 'fill', ref: 'A3', value: 'secret words' }, 'Email'), 'fill A3 "Email"');
+  assert.equal(stepLine({ cmd: 'act', action: 'press', value: 'Enter' }), 'press Enter');
+  assert.equal(stepLine({ cmd: 'act', action: 'click', ref: 'A1' }, 'x'.repeat(80)), `click A1 "${'x'.repeat(59)}…"`);
+  assert.equal(stepLine({ cmd: 'snapshot', options: { mode: 'interactive' } }), 'snapshot (interactive)');
+  assert.equal(stepLine({ cmd: 'navigate', url: 'https://example.org/' }), 'navigate https://example.org/');
+  assert.equal(stepLine({ cmd: 'tabs', action: 'open', url: 'https://example.org/' }), 'tabs open https://example.org/');
+  assert.equal(stepLine({ cmd: 'tabs' }), 'tabs list');
+  assert.equal(stepLine({ cmd: 'wait_for', text: 'Saved', url: '/done' }), 'wait for "Saved", URL /done');
+  assert.equal(stepLine(null), 'malformed request');
+});
+
+const pages = (...texts) => {
+  let i = 0;
+  return { text: async () => texts[Math.min(i++, texts.length - 1)], url: async () => 'https://example.org/cart' };
+};
+
+test('wait_for: done as soon as the page shows it, bounded when it never does', async () => {
+  assert.ok((await waitFor({ text: 'Saved' }, pages('page "a"', 'page "a"\n Saved'))).waitedMs < 2000);
+  assert.ok((await waitFor({ textGone: 'Loading' }, pages(' Loading', ' Done'))).waitedMs >= 0);
+  assert.ok((await waitFor({ url: '/cart' }, pages(''))).waitedMs < 100);
+  await assert.rejects(waitFor({ text: 'never', timeout: 400 }, pages('page')), { code: 'timeout', message: /after 0\.4 s the text "never" has not appeared/ });
+  await assert.rejects(waitFor({}, pages('')), { code: 'bad_request' });
+  const stop = new AbortController();
+  setTimeout(() => stop.abort(new Error('went away')), 100);
+  await assert.rejects(waitFor({ text: 'never', timeout: 5000 }, pages('page'), stop.signal), /went away/);
+});
