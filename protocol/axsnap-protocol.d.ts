@@ -54,6 +54,12 @@ export type ErrorCode =
   | "cdp_error"
   /** a script in the page failed while acting */
   | "page_error"
+  /** a wait ran out of time (wait_for, or an answer over the desktop-agents bridge) */
+  | "timeout"
+  /** desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel */
+  | "no_extension"
+  /** desktop agents (axsnap-mcp): the extension went away while the call ran (turned off, restarted); it may or may not have been done */
+  | "disconnected"
   /** a bug in axsnap: please report it */
   | "internal";
 

@@ -39,6 +39,9 @@ export const ERRORS = {
   bad_input: 'the core could not read the accessibility tree',
   cdp_error: 'Chrome refused a debugger command',
   page_error: 'a script in the page failed while acting',
+  timeout: 'a wait ran out of time (`wait_for`, or an answer over the desktop-agents bridge)',
+  no_extension: 'desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel',
+  disconnected: 'desktop agents (axsnap-mcp): the extension went away while the call ran (turned off, restarted); it may or may not have been done',
   internal: 'a bug in axsnap: please report it',
 };
 

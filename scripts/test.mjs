@@ -1,4 +1,4 @@
-// Every test: native Rust tests (core, CLI, corpus, property tests), the
+// Every test: native Rust tests (core, CLI, MCP server, corpus, property tests), the
 // Wasm facade in headless Chromium (page and service worker), the
 // extension's type check, and end-to-end tests of the real extension in
 // real Chromium. Installs what is missing first. Exits non-zero on any failure.
@@ -14,6 +14,7 @@ const stages = [
   ['Wasm tests in headless Chromium (wasm-bindgen-test)', () => run('cargo', ['test', '-p', 'axsnap-wasm', '--target', 'wasm32-unknown-unknown'], {
     env: { WASM_BINDGEN_TEST_TIMEOUT: '180', WASM_BINDGEN_TEST_DRIVER_TIMEOUT: '60' },
   })],
+  ['build the MCP server for the end-to-end tests: cargo build -p axsnap-mcp', () => run('cargo', ['build', '-p', 'axsnap-mcp', '--quiet'])],
   ['type-check the extension', () => run('npx', ['--no-install', 'tsc', '-p', 'jsconfig.json'])],
   ['JavaScript tests: unit, and end to end with the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
 ];

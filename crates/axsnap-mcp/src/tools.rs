@@ -13,6 +13,7 @@ use rmcp::service::RequestContext;
 use rmcp::{schemars, tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -78,6 +79,8 @@ pub struct SnapshotParams {
     pub max_chars: Option<u64>,
     /// Only the part of the page around this ref
     pub root: Option<String>,
+    /// true: only what changed since your last snapshot of this tab (a full snapshot where the extension has no diffs)
+    pub diff: Option<bool>,
     /// Default: the current tab
     pub tab_id: Option<u64>,
 }
@@ -148,6 +151,8 @@ pub struct WaitForParams {
 pub struct Browser {
     bridge: Arc<Bridge>,
     current: Arc<Mutex<Option<u64>>>,
+    /// False once the extension refused `options.diff` (a version without diff snapshots).
+    diffs: Arc<AtomicBool>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -230,7 +235,12 @@ fn load_deadline(timeout_ms: u64) -> Duration {
 #[tool_router]
 impl Browser {
     pub fn new(bridge: Arc<Bridge>) -> Self {
-        Browser { bridge, current: Arc::new(Mutex::new(None)), tool_router: Self::tool_router() }
+        Browser {
+            bridge,
+            current: Arc::new(Mutex::new(None)),
+            diffs: Arc::new(AtomicBool::new(true)),
+            tool_router: Self::tool_router(),
+        }
     }
 
     async fn call(&self, request: Value, deadline: Duration) -> Result<Value, CallError> {
@@ -370,6 +380,14 @@ impl Browser {
         }
         if let Some(r) = p.root {
             options.insert("root".into(), json!(r));
+        }
+        if p.diff == Some(true) && self.diffs.load(Ordering::Relaxed) {
+            let mut with_diff = options.clone();
+            with_diff.insert("diff".into(), json!(true));
+            match self.call(json!({"cmd": "snapshot", "tabId": t, "options": with_diff}), CALL_DEADLINE).await {
+                Err(e) if e.code == "bad_options" && e.message.contains("diff") => self.diffs.store(false, Ordering::Relaxed),
+                other => return other.map(|snap| snap["text"].as_str().unwrap_or_default().to_string()),
+            }
         }
         let snap = self.call(json!({"cmd": "snapshot", "tabId": t, "options": options}), CALL_DEADLINE).await?;
         Ok(snap["text"].as_str().unwrap_or_default().to_string())
@@ -582,6 +600,28 @@ mod tests {
             let d = t.description.as_deref().unwrap_or("");
             assert!(!d.is_empty() && d.len() <= 200, "{}: {d}", t.name);
             assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", t.name);
+        }
+    }
+
+    /// The tools speak the extension's protocol: every action it has, option names it knows.
+    #[test]
+    fn tools_match_the_protocol_definition() {
+        let protocol: Value = serde_json::from_str(include_str!("../../../protocol/axsnap-protocol.schema.json")).unwrap();
+        let defs = &protocol["$defs"];
+        let act = Value::Object((*lean_schema::<ActParams>()).clone());
+        assert_eq!(act["properties"]["action"]["enum"], defs["actRequest"]["properties"]["action"]["enum"]);
+        let options = &defs["snapshotRequest"]["properties"]["options"]["properties"];
+        let snapshot = Value::Object((*lean_schema::<SnapshotParams>()).clone());
+        assert_eq!(snapshot["properties"]["mode"]["enum"], options["mode"]["enum"]);
+        for name in ["mode", "maxChars", "root"] {
+            assert!(options.get(name).is_some(), "the protocol has no snapshot option {name}");
+        }
+        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back"] {
+            assert!(defs.get(format!("{cmd}Request")).is_some(), "the protocol has no command {cmd}");
+        }
+        let tabs = &defs["tabsRequest"]["properties"]["action"]["enum"];
+        for action in ["list", "open", "close"] {
+            assert!(tabs.as_array().unwrap().contains(&json!(action)), "the protocol's tabs has no {action}");
         }
     }
 
