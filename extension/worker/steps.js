@@ -7,13 +7,14 @@
  */
 export function stepLine(req, name) {
   if (!req || typeof req !== 'object') return 'malformed request';
-  const q = (s) => JSON.stringify(String(s).length > 60 ? `${String(s).slice(0, 59)}…` : String(s));
+  // As the co-pilot's steps read (extension/agent/tools.js): names cut at 60 characters.
+  const q = (s) => JSON.stringify(String(s).slice(0, 60));
   switch (req.cmd) {
     case 'snapshot': return `snapshot${req.options?.mode === 'interactive' ? ' (interactive)' : ''}${req.options?.diff ? ' (changes)' : ''}`;
     case 'act': return [req.action, req.ref, name !== undefined ? q(name) : undefined, req.action === 'press' ? req.value : undefined].filter((x) => x !== undefined).join(' ');
     case 'navigate': return `navigate ${req.url}`;
     case 'back': return 'back';
-    case 'tabs': return ['tabs', req.action ?? 'list', req.url, req.tabId].filter((x) => x !== undefined).join(' ');
+    case 'tabs': return ['tabs', req.action ?? 'list', req.tabId, req.url].filter((x) => x !== undefined).join(' ');
     case 'resolve': return `resolve ${req.ref}`;
     case 'wait_for': return `wait for ${[req.text !== undefined && q(req.text), req.textGone !== undefined && `${q(req.textGone)} to go`, req.url !== undefined && `URL ${req.url}`].filter(Boolean).join(', ')}`;
     default: return String(req.cmd);
