@@ -44,7 +44,10 @@ async function sharedTabs() {
   return Array.isArray(got) ? got : [];
 }
 
+/** The tab "this tab" means: the one the panel is pinned to (`?tab=<id>`, as the co-pilot reads it), else its window's active tab. */
 async function thisTab() {
+  const pinned = Number(new URLSearchParams(location.search).get('tab'));
+  if (Number.isInteger(pinned) && pinned > 0) return chrome.tabs.get(pinned).catch(() => undefined);
   const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
   return tab;
 }

@@ -16,10 +16,11 @@ async function read() {
   return { owned: got[OWNED] || {}, shared: Array.isArray(got[SHARED]) ? got[SHARED] : [] };
 }
 
-/** The tabs an agent may reach, and which of them the person shared. */
+/** The tabs an agent may reach, which of them it opened, and which the person shared. */
 export async function reachable(agentId) {
   const { owned, shared } = await read();
-  return { tabs: [...new Set([...(owned[agentId] || []), ...shared])], shared };
+  const mine = owned[agentId] || [];
+  return { tabs: [...new Set([...mine, ...shared])], owned: mine, shared };
 }
 
 /** The agent opened this tab. */

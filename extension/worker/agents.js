@@ -193,8 +193,8 @@ async function answer(link, request) {
   const agent = link.agent;
   const signal = link.controller.signal;
   if (!agent || signal.aborted) return { ok: false, error: { code: 'disconnected', message: 'desktop agents were turned off' } };
-  const { tabs, shared } = await agentTabs.reachable(agent.id);
-  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, tabs });
+  const { tabs, owned, shared } = await agentTabs.reachable(agent.id);
+  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, tabs, owned });
   const step = await record(agent, request, caller);
   let res;
   try {

@@ -6,8 +6,9 @@
 //   {kind:'panel'}                                  the extension's own pages (side panel)
 //   {kind:'web', origin, tabId, frameId, url}       a web page (externally_connectable today,
 //                                                   the consented bridge later)
-//   {kind:'agent', id, tabs}                        a desktop agent (MCP), later: reaches only the
-//                                                   tabs it opened or the person shared (`tabs`)
+//   {kind:'agent', id, tabs, owned}                 a desktop agent (MCP): reaches the tabs it opened
+//                                                   (`owned`) and the ones the person shares (both in
+//                                                   `tabs`), and closes only its own
 // Per-origin grants (allow once, always) will widen what a web caller
 // reaches; they arrive on the caller as `grants` and are decided here too.
 
@@ -16,7 +17,7 @@ import { AxError } from '../../protocol/errors.js';
 /**
  * @typedef {{kind: 'panel'}
  *   | {kind: 'web', origin: string, tabId?: number, frameId: number, url?: string}
- *   | {kind: 'agent', id: string, tabs: number[]}} Caller
+ *   | {kind: 'agent', id: string, tabs: number[], owned?: number[]}} Caller
  * @typedef {{frameId: string, parentId?: string, origin?: string}} FrameFact
  */
 
@@ -60,9 +61,13 @@ const WEB_COMMANDS = new Set(['ping', 'snapshot', 'act', 'resolve', 'reset', 'ta
 /**
  * Refuses a command the caller may not use at all.
  * @param {Caller} caller
- * @param {{cmd: string, action?: string, ref?: string}} req  a validated request
+ * @param {{cmd: string, action?: string, ref?: string, tabId?: number}} req  a validated request
  */
 export function checkCommand(caller, req) {
+  if (caller.kind === 'agent' && req.cmd === 'tabs' && req.action === 'close' && req.tabId !== undefined && !(caller.owned || []).includes(req.tabId)) {
+    // A tab the person shared stays theirs: an agent may work in it, not close it.
+    throw new AxError('forbidden', `tab ${req.tabId} is not one you opened: only the person closes a tab they shared`);
+  }
   if (caller.kind === 'panel' || caller.kind === 'agent') return;
   if (caller.kind !== 'web') throw new AxError('forbidden', 'unknown caller');
   const tabsChange = req.cmd === 'tabs' && (req.action ?? 'list') !== 'list';

@@ -168,10 +168,20 @@ test('an agent reaches its own tabs and the ones the person shares, not the othe
     assert.equal((await agentB.call('browser_snapshot', { tabId: mine })).code, 'forbidden');
     assert.equal((await agentB.call('browser_snapshot')).code, 'no_tab');
 
-    await (await panelPage()).evaluate((id) => chrome.storage.local.set({ mcpShared: [id] }), theirs);
+    // The person shares their tab from the side panel (pinned to that tab, as the co-pilot's can be).
+    const panel = await b.ctx.newPage();
+    await panel.goto(`${PANEL}?tab=${theirs}`);
+    await panel.locator('#desktop-agents > summary').click();
+    await panel.getByRole('button', { name: 'Share this tab' }).click();
+    await until('the shared list', async () => (await panel.locator('#agents-shared').innerText()).includes('Checkout'));
     assert.match(await agentB.ok('browser_tabs'), new RegExp(`^  ${theirs} "Checkout" .* \\(shared\\)$`, 'm'));
     assert.match(await agentB.ok('browser_snapshot'), /^page "Checkout"/, 'the only tab it may use is used without select');
     assert.match(await agentA.ok('browser_snapshot', { tabId: theirs }), /^page "Checkout"/);
+    assert.equal((await agentB.call('browser_tabs', { action: 'close', tabId: theirs })).code, 'forbidden', 'a shared tab stays the person\'s');
+
+    await panel.getByRole('button', { name: 'Stop sharing Checkout' }).click();
+    await until('the tab to be unshared', async () => (await agentB.call('browser_snapshot', { tabId: theirs })).code === 'forbidden');
+    await panel.close();
   } finally {
     await agentB.close();
     await (await panelPage()).evaluate(() => chrome.storage.local.set({ mcpShared: [] }));

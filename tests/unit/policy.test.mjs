@@ -65,6 +65,15 @@ test('commands: the panel and agents use all; a web page snapshots, acts, resolv
   assert.equal(code(() => checkCommand({ kind: 'martian' }, { cmd: 'ping' })), 'forbidden');
 });
 
+test('an agent closes only the tabs it opened; the ones the person shared stay theirs', () => {
+  const a = { ...agent, owned: [3] };
+  assert.equal(code(() => checkCommand(a, { cmd: 'tabs', action: 'close', tabId: 3 })), 'ok');
+  assert.equal(code(() => checkCommand(a, { cmd: 'tabs', action: 'close', tabId: 4 })), 'forbidden');
+  assert.equal(code(() => checkCommand(agent, { cmd: 'tabs', action: 'close', tabId: 3 })), 'forbidden', 'nothing owned, nothing closed');
+  assert.equal(code(() => checkCommand(a, { cmd: 'navigate', tabId: 4, url: 'https://example.org/' })), 'ok', 'it works in a shared tab');
+  assert.equal(code(() => checkCommand(a, { cmd: 'tabs', action: 'switch', tabId: 4 })), 'ok');
+});
+
 test('tabs: the panel reaches all, a web page its own, an agent the ones it was given', () => {
   for (const t of [0, 3, 7, 99]) {
     assert.equal(mayReachTab(panel, t), true);
