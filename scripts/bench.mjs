@@ -5,7 +5,7 @@
 // characters; checks axsnap's completeness; times axsnap's stages.
 //
 //   npm run bench [-- --quick] [--pages name,name] [--no-peers] [--out DIR]
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,10 +35,9 @@ function parseArgs(argv) {
 const args = parseArgs(process.argv.slice(2));
 setup();
 build({ quiet: true });
-const { chromium } = await import('playwright-core');
 const { get_encoding: getEncoding } = await import('tiktoken');
 const { serve } = await import('../tests/server.mjs');
-const { FLAGS, EXTENSION_ID, CHROMIUM } = await import('../tests/harness.mjs');
+const { EXTENSION_ID, launchWithCdp } = await import('../tests/harness.mjs');
 
 const enc = getEncoding('o200k_base');
 const tokens = (s) => enc.encode(s).length;
@@ -56,15 +55,8 @@ if (args.pages) pages = pages.filter((p) => args.pages.some((q) => p.includes(q)
 // --- one Chromium for everyone, reachable over CDP by the peers
 const server = await serve({ '/': pagesDir });
 const port = 9400 + Math.floor(Math.random() * 500);
-const userDir = join('/tmp', `axsnap-bench-${process.pid}`);
-const proc = spawn(CHROMIUM, ['--headless', ...FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${userDir}`,
-  '--window-size=1280,800', `--disable-extensions-except=${ROOT}`, `--load-extension=${ROOT}`, 'about:blank'], { stdio: 'ignore' });
-let browser;
-for (let i = 0; i < 50 && !browser; i++) {
-  await new Promise((r) => setTimeout(r, 200));
-  browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => null);
-}
-if (!browser) { console.error('Chromium did not start'); proc.kill(); process.exit(1); }
+const chromiumProcess = await launchWithCdp(port).catch((e) => { console.error(e.message); process.exit(1); });
+const { browser } = chromiumProcess;
 const version = browser.version();
 const ctx = browser.contexts()[0];
 const panel = await ctx.newPage();
@@ -294,8 +286,7 @@ for (const name of pages) {
 // --- teardown
 if (peers.cdtmcp) await peers.cdtmcp.close().catch(() => {});
 if (args.peers) await agentBrowser(['close']).catch(() => {});
-await browser.close().catch(() => {});
-proc.kill();
+await chromiumProcess.close();
 await server.close();
 
 // --- files and summary

@@ -53,6 +53,36 @@ export async function launch(o = {}) {
 }
 
 /**
+ * Chromium with the extension as its own process, reachable over CDP on
+ * `port` (for peers that attach by URL, such as chrome-devtools-mcp), and
+ * Playwright connected to it. `close` ends it and removes its profile.
+ * @param {number} port
+ */
+export async function launchWithCdp(port) {
+  const { spawn } = await import('node:child_process');
+  const dir = await mkdtemp(join(tmpdir(), 'axsnap-chromium-cdp-'));
+  const proc = spawn(CHROMIUM, ['--headless', ...FLAGS, `--remote-debugging-port=${port}`, `--user-data-dir=${dir}`,
+    '--window-size=1280,800', `--disable-extensions-except=${ROOT}`, `--load-extension=${ROOT}`, 'about:blank'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  let browser;
+  for (let i = 0; i < 50 && !browser; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`).catch(() => null);
+  }
+  const close = async () => {
+    await browser?.close().catch(() => {});
+    proc.kill();
+    await exited;
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  if (!browser) {
+    await close();
+    throw new Error('Chromium did not start');
+  }
+  return { browser, close };
+}
+
+/**
  * One Chromium with the extension and the fixture server for a whole test
  * file: started before its first test, closed after its last.
  * @param {Parameters<typeof launch>[0]} [options]
