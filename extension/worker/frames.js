@@ -50,7 +50,7 @@ async function knownSessions(tabId) {
 
 function flatten(tree, out = [], parentId = undefined) {
   const f = tree.frame;
-  out.push({ frameId: f.id, parentId: f.parentId || parentId, url: f.url, origin: f.securityOrigin });
+  out.push({ frameId: f.id, parentId: f.parentId || parentId, url: f.url, origin: f.securityOrigin, loaderId: f.loaderId });
   for (const c of tree.childFrames || []) flatten(c, out, f.id);
   return out;
 }
@@ -58,7 +58,7 @@ function flatten(tree, out = [], parentId = undefined) {
 /**
  * The tab's frames as Chrome has them now: where each is read (its session)
  * and its origin (for the policy's frame rules).
- * @returns {Promise<Array<{frameId:string, parentId?:string, origin?:string, url?:string, sessionId?:string, root:boolean}>>}
+ * @returns {Promise<Array<{frameId:string, parentId?:string, origin?:string, url?:string, loaderId?:string, sessionId?:string, root:boolean}>>}
  */
 export async function listFrames(tabId) {
   const map = await knownSessions(tabId);
@@ -86,7 +86,7 @@ export async function listFrames(tabId) {
  * picks (a frame whose parent is left out becomes a root).
  * @param {number} tabId
  * @param {(frames: Awaited<ReturnType<typeof listFrames>>) => Set<string>|null} [keep]
- * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,nodes:any[]}>,
+ * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,nodes:any[]}>,
  *   frameSessions: Record<string, string|null>, failed: string[]}>}
  */
 export async function collectFrames(tabId, keep = () => null) {
@@ -109,7 +109,8 @@ export async function collectFrames(tabId, keep = () => null) {
         : Promise.resolve(undefined),
     ]);
     if (!tree) return null;
-    return { key: frameId, parent, owner, nodes: tree.nodes };
+    // The document is Chrome's loader id: refs and remembered secrets belong to it.
+    return { key: frameId, parent, owner, document: w.loaderId, nodes: tree.nodes };
   }));
   /** @type {Record<string, string|null>} */
   const frameSessions = {};

@@ -1,31 +1,37 @@
-// Secret fields, found from the DOM (the accessibility tree does not mark
-// them): inputs of type password and inputs whose autocomplete says
-// password, one-time code or card data. The candidates are the text fields
-// the accessibility trees already list, in every frame and session; their
-// DOM attributes come from DOM.describeNode, which sees through open and
-// closed shadow roots alike. On the largest corpus page this took ~10 ms
-// where DOMSnapshot.captureSnapshot took ~490 ms and
-// DOM.getDocument({pierce:true}) ~240 ms.
+// Facts about the page's text fields, for the core to decide which are
+// secret (crates/axsnap-core/src/secrets): nothing here judges a field.
+//
+// For every text field the accessibility trees list, in every frame and
+// session, and for every node a label or description points at that the
+// tree leaves out: its tag, its attributes, its computed
+// -webkit-text-security and whether it is filled, read in one script call
+// per frame. Plus the memory of the fields the core found secret earlier in
+// the same document, so that a field a "show password" button turned into
+// type=text stays secret. The memory holds node ids and reasons, never a
+// value; it lives in the tab's saved state (it survives a service-worker
+// restart) and is dropped when the frame shows a new document.
+//
+// A value is read only for a field the tree leaves out (hidden, yet named
+// by a label that points at it), where Chrome's names may hold it but the
+// tree does not: it is passed to the core for that one call, never stored
+// or logged. A password field's value never leaves the page: Chrome puts
+// bullets in names, never the value.
 
 import { send } from './cdp.js';
 
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+const RELATIONS = new Set(['labelledby', 'describedby']);
+/** Bounds on the memory: fields per frame, frames per tab. */
+export const MEMORY_FIELDS = 256;
+export const MEMORY_FRAMES = 32;
 
-/** What makes a field secret, or null. */
-export function reasonFor(type, autocomplete, nameish) {
-  const tokens = (autocomplete || '').toLowerCase().split(/\s+/);
-  if (tokens.includes('new-password')) return 'new-password';
-  if (tokens.includes('current-password')) return 'current-password';
-  if ((type || '').toLowerCase() === 'password') return 'password';
-  if (tokens.includes('one-time-code')) return 'one-time-code';
-  if (tokens.some((t) => t.startsWith('cc-') && t !== 'cc-name' && t !== 'cc-type')) return 'credit-card';
-  // Fields named like card numbers or security codes, whatever their autocomplete says.
-  if (/^(cvv|cvc|csc|cvv2|card[-_]?(number|num|no|cvc|cvv))$/i.test(nameish || '')) return 'credit-card';
-  return null;
-}
+/**
+ * @typedef {{key:string, document?:string, nodes:any[]}} Frame  document: Chrome's loader id
+ * @typedef {Record<string, {doc:string, fields:Record<string, string>}>} Memory  frame key → document and backendNodeId → reason
+ * @typedef {{frame:string, backendNodeId:number, reason:string}} SecretField
+ */
 
-function isCandidate(node) {
-  if (node.ignored || node.backendDOMNodeId === undefined) return false;
+function isField(node) {
   const role = node.role && node.role.value;
   if (FIELD_ROLES.has(role)) return true;
   const props = node.properties || [];
@@ -34,35 +40,160 @@ function isCandidate(node) {
 }
 
 /**
- * @param {number} tabId
- * @param {Array<{key:string, nodes:any[]}>} frames
- * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
- * @returns {Promise<Array<{frame:string, backendNodeId:number, reason:string}>>}
+ * The nodes of one frame's tree worth facts: its text fields, and the nodes
+ * labels and descriptions point at that the tree leaves out (`hidden`: their
+ * values may sit in names, so they are read).
+ * @param {any[]} nodes
+ * @returns {{fields:number[], hidden:number[]}}
  */
-export async function findSecrets(tabId, frames, frameSessions) {
-  const checks = [];
-  for (const f of frames) {
-    const session = frameSessions[f.key] || undefined;
-    for (const node of f.nodes) {
-      if (!isCandidate(node)) continue;
-      checks.push(send(tabId, session, 'DOM.describeNode', { backendNodeId: node.backendDOMNodeId, depth: 0 }).then(
-        ({ node: dom }) => {
-          if (dom.nodeName !== 'INPUT' && dom.nodeName !== 'TEXTAREA') return null;
-          const attrs = dom.attributes || [];
-          let type = '', autocomplete = '', nameish = '';
-          for (let i = 0; i + 1 < attrs.length; i += 2) {
-            const k = attrs[i].toLowerCase();
-            if (k === 'type') type = attrs[i + 1];
-            else if (k === 'autocomplete') autocomplete = attrs[i + 1];
-            else if ((k === 'name' || k === 'id') && !nameish) nameish = attrs[i + 1];
-          }
-          const reason = reasonFor(type, autocomplete, nameish);
-          return reason ? { frame: f.key, backendNodeId: node.backendDOMNodeId, reason } : null;
-        },
-        // A field that vanished since the tree was read cannot leak from it.
-        () => null,
-      ));
+export function candidates(nodes) {
+  const shown = new Set();
+  const fields = [];
+  for (const n of nodes) {
+    if (n.backendDOMNodeId === undefined || n.ignored) continue;
+    shown.add(n.backendDOMNodeId);
+    if (isField(n)) fields.push(n.backendDOMNodeId);
+  }
+  const hidden = new Set();
+  for (const n of nodes) {
+    for (const p of n.properties || []) {
+      if (!RELATIONS.has(p.name)) continue;
+      for (const r of (p.value && p.value.relatedNodes) || []) {
+        if (r.backendDOMNodeId !== undefined && !shown.has(r.backendDOMNodeId)) hidden.add(r.backendDOMNodeId);
+      }
     }
   }
-  return (await Promise.all(checks)).filter(Boolean);
+  return { fields, hidden: [...hidden] };
+}
+
+/**
+ * The reasons remembered for a frame's current document.
+ * @param {Memory} memory  @param {Frame} frame
+ * @returns {Record<string, string>}
+ */
+export function recall(memory, frame) {
+  const m = memory && memory[frame.key];
+  return m && m.doc === (frame.document || '') ? m.fields : {};
+}
+
+/**
+ * The memory after a snapshot: the secret fields the core found join what
+ * this document's frames remembered; a frame showing a new document starts
+ * afresh; frames not read this time keep theirs, up to the bounds.
+ * @param {Memory} memory  @param {Frame[]} frames  @param {SecretField[]} secrets
+ * @returns {Memory}
+ */
+export function remember(memory, frames, secrets) {
+  /** @type {Memory} */
+  const next = {};
+  for (const f of frames) next[f.key] = { doc: f.document || '', fields: { ...recall(memory, f) } };
+  for (const s of secrets) {
+    const m = next[s.frame];
+    if (m && Object.keys(m.fields).length < MEMORY_FIELDS) m.fields[s.backendNodeId] = s.reason;
+  }
+  for (const [key, m] of Object.entries(memory || {})) {
+    if (Object.keys(next).length >= MEMORY_FRAMES) break;
+    if (!(key in next)) next[key] = m;
+  }
+  for (const [key, m] of Object.entries(next)) if (!Object.keys(m.fields).length) delete next[key];
+  return next;
+}
+
+/**
+ * Runs in the page, on the fields of one frame: what the core decides from.
+ * Attributes come as DOM.describeNode lists them (name, value, …), the
+ * `value` attribute excepted, bounded.
+ * @this {Element}
+ * @param {boolean[]} wantValue
+ * @param {...any} els
+ */
+function readFacts(wantValue, ...els) {
+  return els.map((el, i) => {
+    if (!el || el.nodeType !== 1) return null;
+    const attributes = [];
+    for (let k = 0; k < el.attributes.length && k < 48; k++) {
+      const a = el.attributes[k];
+      if (a.name !== 'value') attributes.push(a.name.slice(0, 64), a.value.slice(0, 256));
+    }
+    const value = typeof el.value === 'string' && el.localName !== 'select' ? el.value : '';
+    const fact = {
+      tag: el.localName,
+      attributes,
+      textSecurity: getComputedStyle(el).getPropertyValue('-webkit-text-security'),
+      filled: value !== '',
+    };
+    if (wantValue[i] && value && el.type !== 'password') fact.value = value.slice(0, 10000);
+    return fact;
+  });
+}
+
+let calls = 0;
+
+/**
+ * Facts of some nodes of one frame. A node gone since the tree was read
+ * has none; if the page's script fails, attributes are read without it.
+ * @returns {Promise<Array<object|null>>}
+ */
+async function frameFacts(tabId, session, ids, wantValue) {
+  // One object group per call: frames of a session are read in parallel.
+  const objectGroup = `axsnap-facts-${++calls}`;
+  try {
+    const objects = await Promise.all(ids.map((backendNodeId) => send(tabId, session, 'DOM.resolveNode', { backendNodeId, objectGroup })
+      .then((r) => r.object.objectId, () => null)));
+    const live = ids.map((_, i) => i).filter((i) => objects[i]);
+    const facts = ids.map(() => null);
+    if (!live.length) return facts;
+    const r = await send(tabId, session, 'Runtime.callFunctionOn', {
+      objectId: objects[live[0]], functionDeclaration: readFacts.toString(), returnByValue: true,
+      arguments: [{ value: live.map((i) => wantValue[i]) }, ...live.map((i) => ({ objectId: objects[i] }))],
+    }).catch(() => null);
+    if (r && !r.exceptionDetails && Array.isArray(r.result.value)) {
+      live.forEach((i, k) => { facts[i] = r.result.value[k]; });
+      return facts;
+    }
+    return Promise.all(ids.map((id, i) => (objects[i] ? describe(tabId, session, id) : null)));
+  } finally {
+    send(tabId, session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
+}
+
+/** Attributes from the DOM agent, which no page script can change. */
+async function describe(tabId, session, backendNodeId) {
+  try {
+    const { node } = await send(tabId, session, 'DOM.describeNode', { backendNodeId, depth: 0 });
+    const list = node.attributes || [];
+    const attributes = [];
+    for (let i = 0; i + 1 < list.length; i += 2) if (list[i].toLowerCase() !== 'value') attributes.push(list[i], list[i + 1]);
+    return { tag: String(node.localName || node.nodeName || '').toLowerCase(), attributes };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The facts of every candidate field of every frame, with what the memory
+ * holds for it. A remembered field is sent even when it cannot be read.
+ * @param {number} tabId
+ * @param {Frame[]} frames
+ * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
+ * @param {Memory} memory
+ */
+export async function collectFacts(tabId, frames, frameSessions, memory) {
+  const perFrame = frames.map(async (f) => {
+    const { fields, hidden } = candidates(f.nodes);
+    const remembered = recall(memory, f);
+    const ids = [...fields, ...hidden];
+    const facts = await frameFacts(tabId, frameSessions[f.key] || undefined, ids, ids.map((_, i) => i >= fields.length));
+    const out = [];
+    ids.forEach((backendNodeId, i) => {
+      const reason = remembered[backendNodeId];
+      if (facts[i] || reason) out.push({ ...(facts[i] || {}), frame: f.key, backendNodeId, ...(reason ? { reason } : {}) });
+    });
+    const sent = new Set(ids);
+    for (const [id, reason] of Object.entries(remembered)) {
+      if (!sent.has(Number(id))) out.push({ frame: f.key, backendNodeId: Number(id), reason });
+    }
+    return out;
+  });
+  return (await Promise.all(perFrame)).flat();
 }

@@ -6,6 +6,7 @@
 //   oopifs         sessionId → {targetId, url}: the CDP sessions of its out-of-process frames (frames.js)
 //   frameSessions  frameId → sessionId|null, as the last snapshot read them (refs resolve through it)
 //   scopes         ref scope (policy.refScope: one per caller) → the core's Snapshotter, its ref table
+//   secrets        frame key → {doc, fields}: the fields found secret in the frame's current document (secrets.js)
 //   lost           scopes whose refs could not be saved (storage full): after a restart they answer storage_full
 //
 // Where the next kinds of state go:
@@ -53,6 +54,8 @@ export class TabSession {
     this.announce = ok && this.attached && !saved.oopifs;
     /** @type {Record<string, string|null>} */
     this.frameSessions = (ok && saved.frameSessions) || {};
+    /** @type {import('./secrets.js').Memory} node ids and reasons, never a value */
+    this.secrets = (ok && saved.secrets) || {};
     /** @type {Map<string, Snapshotter>} */
     this.scopes = new Map();
     /** @type {Record<string, string>} refs as saved, imported when a scope is first used */
@@ -126,7 +129,7 @@ export class TabSession {
       scopes[scope] = this.exported.get(scope);
     }
     const lost = new Set(this.lost);
-    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions };
+    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions, secrets: this.secrets };
     let size = JSON.stringify(base).length + Object.values(scopes).reduce((n, r) => n + r.length + 40, 0);
     for (const scope of Object.keys(scopes).sort((a, b) => scopes[b].length - scopes[a].length)) {
       if (size <= TAB_RECORD_LIMIT) break;

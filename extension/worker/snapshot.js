@@ -1,9 +1,10 @@
 // A snapshot of a tab: attach, read the accessibility tree of every frame
-// the caller may see, find secret fields, serialize in the Wasm core with the
-// caller's ref table. Times each stage.
+// the caller may see and the facts of its text fields, serialize in the Wasm
+// core (which decides and redacts the secrets) with the caller's ref table.
+// Times each stage.
 
 import { attachTab, collectFrames } from './frames.js';
-import { findSecrets } from './secrets.js';
+import { collectFacts, remember } from './secrets.js';
 import { tabSession } from './session.js';
 
 /**
@@ -19,12 +20,13 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t1 = performance.now();
   const { frames, frameSessions, failed } = await collectFrames(tabId, keep);
   const t2 = performance.now();
-  const sensitive = await findSecrets(tabId, frames, frameSessions);
+  const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
   const t3 = performance.now();
   // The core applies the extension's defaults (options.rs, Defaults::Agent).
-  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, sensitive, options);
+  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, options);
   const t4 = performance.now();
   session.frameSessions = frameSessions;
+  session.secrets = remember(session.secrets, frames, out.secrets);
   await session.save();
   const round = (x) => Math.round(x * 10) / 10;
   return {
@@ -33,7 +35,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
       ...out.stats,
       frames: frames.length,
       framesFailed: failed,
-      secrets: sensitive.length,
+      secrets: out.secrets.length,
       timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), serializeMs: round(t4 - t3), totalMs: round(t4 - t0) },
     },
   };

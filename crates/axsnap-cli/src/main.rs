@@ -1,7 +1,7 @@
 //! `axsnap`: prints the snapshot of a saved `getFullAXTree` response.
 //! Flags in, core call, text out; exit 2 on bad input.
 
-use axsnap_core::{Defaults, Format, Options, RefTable, Sensitive, SnapshotInput};
+use axsnap_core::{Defaults, FieldFacts, Format, Options, RefTable, SnapshotInput};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,7 +11,8 @@ const USAGE: &str = "usage: axsnap [--mode full|interactive] [--max-chars N] [--
 
 Prints a compact snapshot of a saved CDP Accessibility.getFullAXTree response
 (or of {\"frames\":[{key,parent,owner,nodes}]}). Refs (A0, A1, …) mark what an
-agent can act on. --secrets names sensitive fields: [{frame, backendNodeId, reason}].
+agent can act on. --secrets gives the text fields' DOM facts, or names secret
+fields: [{frame, backendNodeId, reason}] (see the README's Secrets section).
 --explain lists on stderr each distill rule, how many nodes it decided on this
 page, and why it is safe.";
 
@@ -85,16 +86,18 @@ fn read_input(path: &str) -> Result<String, String> {
 fn run(argv: &[String]) -> Result<(), String> {
     let args = parse_args(argv)?;
     let text = read_input(&args.input)?;
-    let sensitive: Vec<Sensitive> = match &args.secrets {
-        Some(path) => serde_json::from_str(&read_input(path)?)
-            .map_err(|e| format!("{path}: not a list of {{frame, backendNodeId, reason}}: {e}"))?,
+    let facts: Vec<FieldFacts> = match &args.secrets {
+        // The error gives the position only: a facts file may hold values.
+        Some(path) => serde_json::from_str(&read_input(path)?).map_err(|e| {
+            format!("{path}: not a list of field facts like {{frame, backendNodeId, reason}} (line {}, column {})", e.line(), e.column())
+        })?,
         None => Vec::new(),
     };
     let started = Instant::now();
     let input = SnapshotInput::from_json(&text).map_err(|e| format!("{}: {}", args.input, e.message))?;
     let parsed = started.elapsed();
     let mut refs = RefTable::new();
-    let snap = axsnap_core::snapshot(&input, &sensitive, &args.options, &mut refs)
+    let snap = axsnap_core::snapshot(&input, &facts, &args.options, &mut refs)
         .map_err(|e| format!("{}: {}", args.input, e.message))?;
     let total = started.elapsed();
     let mut out = std::io::stdout().lock();

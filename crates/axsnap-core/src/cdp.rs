@@ -6,14 +6,24 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// `AXValue`: a typed value; only a scalar `value` matters to us (node
-/// lists and related-node arrays are skipped unread).
+/// `AXValue`: a typed value. A scalar `value`, or for relations
+/// (`labelledby`, `describedby`) the DOM nodes they name; everything else
+/// is skipped unread.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 pub struct AxValue {
     #[serde(default, rename = "type", skip_serializing)]
     pub kind: IgnoredField,
     #[serde(default)]
     pub value: Scalar,
+    #[serde(default, rename = "relatedNodes", skip_serializing_if = "Vec::is_empty")]
+    pub related_nodes: Vec<RelatedNode>,
+}
+
+/// A node a relation names; only its DOM identity is read.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+pub struct RelatedNode {
+    #[serde(default, rename = "backendDOMNodeId")]
+    pub backend_dom_node_id: Option<i64>,
 }
 
 /// A field we accept and never read: parsed without allocating.
@@ -144,42 +154,6 @@ pub struct FrameInput {
     pub document: Option<String>,
     #[serde(default)]
     pub nodes: Vec<AxNode>,
-}
-
-/// Why a field's content must never be shown.
-#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum SecretReason {
-    Password,
-    CurrentPassword,
-    NewPassword,
-    CreditCard,
-    OneTimeCode,
-    /// Chrome masked the value with bullets: a password field by another name.
-    Masked,
-}
-
-impl SecretReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SecretReason::Password => "password",
-            SecretReason::CurrentPassword => "current-password",
-            SecretReason::NewPassword => "new-password",
-            SecretReason::CreditCard => "credit-card",
-            SecretReason::OneTimeCode => "one-time-code",
-            SecretReason::Masked => "password",
-        }
-    }
-}
-
-/// A field the extension found sensitive from the DOM.
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Sensitive {
-    #[serde(default)]
-    pub frame: String,
-    pub backend_node_id: i64,
-    pub reason: SecretReason,
 }
 
 /// Everything one snapshot is made from.

@@ -2,11 +2,10 @@
 //! actionable node, applies redaction and hands out refs. The result is a
 //! small output tree the renderers print.
 
-use crate::cdp::SecretReason;
-use crate::redact::Secrets;
 use crate::refs::RefTable;
 use crate::role::Role;
 use crate::rules::{self, is_actionable, prints_name, Action, Visit};
+use crate::secrets::SecretReason;
 use crate::tree::{NodeId, Tree};
 use crate::words::same_words;
 use crate::options::Mode;
@@ -69,7 +68,6 @@ const MAX_WALK_DEPTH: usize = 600;
 pub struct Distiller<'a> {
     tree: &'a Tree,
     mode: Mode,
-    secrets: &'a Secrets,
     refs: &'a mut RefTable,
     actionable: Vec<bool>,
     /// Does this node's subtree (itself included) hold an actionable node?
@@ -81,13 +79,12 @@ pub struct Distiller<'a> {
 }
 
 impl<'a> Distiller<'a> {
-    pub fn new(tree: &'a Tree, mode: Mode, secrets: &'a Secrets, refs: &'a mut RefTable) -> Self {
+    pub fn new(tree: &'a Tree, mode: Mode, refs: &'a mut RefTable) -> Self {
         let actionable: Vec<bool> = (0..tree.nodes.len() as NodeId).map(|i| is_actionable(tree, i)).collect();
         let holds_actionable = holds(tree, &actionable);
         Distiller {
             tree,
             mode,
-            secrets,
             refs,
             actionable,
             holds_actionable,
@@ -185,7 +182,7 @@ impl<'a> Distiller<'a> {
             _ => {}
         }
         let reference = self.actionable[id as usize].then(|| self.assign_ref(id, true));
-        let secret = self.secrets.reason(tree, id).map(|reason| Secret {
+        let secret = node.secret.map(|reason| Secret {
             reason,
             filled: is_filled(tree, id),
         });
@@ -314,7 +311,7 @@ impl<'a> Distiller<'a> {
             let n = self.tree.node(d);
             if self.actionable[d as usize] {
                 let r = self.assign_ref(d, true);
-                let secret = self.secrets.reason(self.tree, d).map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
+                let secret = n.secret.map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
                 out.push(Out::Break);
                 out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), also: Vec::new(), secret, children: Vec::new() }));
                 out.push(Out::Break);
@@ -326,7 +323,7 @@ impl<'a> Distiller<'a> {
     }
 
     fn inside_secret(&self, id: NodeId) -> bool {
-        std::iter::once(id).chain(self.tree.ancestors(id)).any(|n| self.secrets.reason(self.tree, n).is_some())
+        std::iter::once(id).chain(self.tree.ancestors(id)).any(|n| self.tree.node(n).secret.is_some())
     }
 }
 

@@ -3,32 +3,34 @@
 //! short refs (`A0`, `A1`, …) that map back to DOM nodes.
 //!
 //! Stages, each a module with one job:
-//! [`options`] → [`cdp`] parse → [`tree`] arena → [`rules`] distill (in
-//! [`distill`]) → [`refs`] identity → [`render`] into the [`lines`] model →
-//! budgets → one printer for text or JSON. No I/O, no browser calls.
+//! [`options`] → [`cdp`] parse → [`tree`] arena → [`secrets`] redact →
+//! [`rules`] distill (in [`distill`]) → [`refs`] identity → [`render`] into
+//! the [`lines`] model → budgets → one printer for text or JSON. No I/O, no
+//! browser calls.
 
 pub mod cdp;
 pub mod distill;
 pub mod error;
 pub mod lines;
 pub mod options;
-pub mod redact;
 pub mod refs;
 pub mod render;
 pub mod role;
 pub mod rules;
+pub mod secrets;
 pub mod tree;
 pub mod urls;
 pub mod words;
 
 mod budget;
 
-pub use cdp::{AxNode, FrameInput, SecretReason, Sensitive, SnapshotInput};
+pub use cdp::{AxNode, FrameInput, SnapshotInput};
 pub use error::{Error, ErrorCode};
 pub use lines::{Kind, Line, Lines, Segment};
 pub use options::{Defaults, Format, Mode, Options};
 pub use refs::{RefTable, Target};
 pub use rules::is_actionable;
+pub use secrets::{FieldFacts, SecretField, SecretReason};
 
 /// Serialized in camelCase: the shape the extension's callers receive.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
@@ -53,6 +55,8 @@ pub struct Snapshot {
     /// Per rule of [`rules::RULES`], in order: how many nodes it decided
     /// (the CLI's `--explain`).
     pub decisions: Vec<usize>,
+    /// The fields found secret (the extension remembers them for the document).
+    pub secrets: Vec<SecretField>,
 }
 
 /// The part of the page a `root` ref asks for: the element's own subtree if
@@ -84,16 +88,18 @@ fn subtree_root(tree: &tree::Tree, id: tree::NodeId) -> tree::NodeId {
     tree.ancestors(id).find(|&p| container(p)).unwrap_or(id)
 }
 
-/// Takes one snapshot. `refs` is the tab's ref table, kept by the caller
-/// across snapshots so refs stay stable.
+/// Takes one snapshot. `facts` describe the page's text fields (see
+/// [`secrets`]); `refs` is the tab's ref table, kept by the caller across
+/// snapshots so refs stay stable.
 pub fn snapshot(
     input: &SnapshotInput,
-    sensitive: &[Sensitive],
+    facts: &[FieldFacts],
     options: &Options,
     refs: &mut RefTable,
 ) -> Result<Snapshot, Error> {
     let options = &options.clone().normalised();
-    let tree = tree::Tree::build(input);
+    let mut tree = tree::Tree::build(input);
+    let secret_fields = secrets::redact(&mut tree, facts);
     let Some(main_root) = tree.root else {
         return Err(Error::bad_input("the accessibility tree is empty: no root node"));
     };
@@ -109,8 +115,7 @@ pub fn snapshot(
     };
     let subtree = options.root.is_some();
     refs.begin(&frame_documents(input, &tree), subtree);
-    let secrets = redact::Secrets::new(sensitive);
-    let mut distiller = distill::Distiller::new(&tree, options.mode, &secrets, refs);
+    let mut distiller = distill::Distiller::new(&tree, options.mode, refs);
     let outs = distiller.run(start);
     let (kept, decisions) = (distiller.kept, std::mem::take(&mut distiller.decisions));
     refs.end(subtree);
@@ -132,7 +137,7 @@ pub fn snapshot(
         lines: doc.lines.len(),
         truncated_lines: deep + runs + cut,
     };
-    Ok(Snapshot { text, stats, decisions })
+    Ok(Snapshot { text, stats, decisions, secrets: secret_fields })
 }
 
 /// Each frame's document: the caller's id for it (Chrome's loader id), or

@@ -4,6 +4,7 @@
 
 use crate::cdp::{AxNode, AxProperty, SnapshotInput};
 use crate::role::Role;
+use crate::secrets::SecretReason;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -50,6 +51,8 @@ pub struct Node {
     pub props: Props,
     pub ignored: bool,
     pub backend_id: Option<i64>,
+    /// Set by `secrets::redact`: a field whose content is never shown.
+    pub secret: Option<SecretReason>,
     /// Index into `Tree::frames`.
     pub frame: u32,
     pub parent: Option<NodeId>,
@@ -70,6 +73,10 @@ pub struct Tree {
     pub frames: Vec<Frame>,
     /// The main frame's root: where the walk starts.
     pub root: Option<NodeId>,
+    /// `(node, backendDOMNodeId)`: the nodes (labels, `aria-labelledby`,
+    /// `aria-describedby` targets) Chrome composed this node's name or
+    /// description from, as Chrome reports them.
+    pub relations: Vec<(NodeId, i64)>,
 }
 
 impl Tree {
@@ -106,6 +113,10 @@ impl Tree {
                 // A repeated id keeps its first node; later copies stay unreachable.
                 map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId);
                 tree.nodes.push(convert(raw, fi as u32));
+                for p in raw.properties.iter().filter(|p| matches!(p.name.as_str(), "labelledby" | "describedby")) {
+                    let targets = p.value.related_nodes.iter().filter_map(|r| r.backend_dom_node_id);
+                    tree.relations.extend(targets.map(|b| (base + i as NodeId, b)));
+                }
             }
             index_maps.push(map);
             tree.frames.push(Frame { key: frame.key.clone(), root: None, url: None });
@@ -266,6 +277,7 @@ fn convert(raw: &AxNode, frame: u32) -> Node {
         props: parse_props(&raw.properties),
         ignored: raw.ignored,
         backend_id: raw.backend_dom_node_id,
+        secret: None,
         frame,
         parent: None,
         children: Vec::new(),

@@ -1,7 +1,11 @@
 //! Secrets never reach any output: not the value, not its length, not any
-//! text under the field.
+//! text under the field, not a name or description Chrome built from it.
+//! The trees are shaped like Chrome's (checked against real Chromium in the
+//! end-to-end tests): a `<label>` names its first field from all its
+//! content, other fields' values included, and reports itself in that
+//! field's `labelledby` relation.
 
-use axsnap_core::{snapshot, Format, Mode, Options, RefTable, SecretReason, Sensitive, SnapshotInput};
+use axsnap_core::{snapshot, FieldFacts, Format, Mode, Options, RefTable, SecretField, SecretReason, SnapshotInput};
 use serde_json::{json, Value};
 
 const CANARY: &str = "CANARY-s3cr3t-4111111111111111";
@@ -13,6 +17,19 @@ fn node(id: u32, role: &str, name: &str, kids: &[u32]) -> Value {
            "backendDOMNodeId": id, "properties": [{"name":"focusable","value":{"type":"booleanOrUndefined","value":true}}]})
 }
 
+/// A relation (`labelledby`, `describedby`) to DOM nodes, as Chrome reports it.
+fn relate(mut n: Value, relation: &str, targets: &[u32]) -> Value {
+    let related: Vec<Value> = targets.iter().map(|t| json!({"backendDOMNodeId": t})).collect();
+    n["properties"].as_array_mut().unwrap().push(json!({"name": relation, "value": {"type":"nodeList","relatedNodes": related}}));
+    n
+}
+
+fn described(mut n: Value, description: &str) -> Value {
+    n["description"] = json!({"type":"computedString","value": description});
+    n
+}
+
+/// A text field and its inner text, as Chrome gives them (`text_id`, `text_id + 1`).
 fn field(id: u32, name: &str, value: &str, text_id: u32) -> Vec<Value> {
     let mut f = node(id, "textbox", name, &[text_id]);
     f["value"] = json!({"type":"string","value": value});
@@ -23,7 +40,25 @@ fn field(id: u32, name: &str, value: &str, text_id: u32) -> Vec<Value> {
     vec![f, t, b]
 }
 
-fn page() -> SnapshotInput {
+fn page(nodes: Vec<Value>) -> SnapshotInput {
+    SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
+}
+
+fn fact(id: i64, attrs: &[(&str, &str)]) -> FieldFacts {
+    FieldFacts {
+        frame: "main".into(),
+        backend_node_id: id,
+        tag: "input".into(),
+        attributes: attrs.iter().flat_map(|(k, v)| [k.to_string(), v.to_string()]).collect(),
+        ..FieldFacts::default()
+    }
+}
+
+fn known(id: i64, reason: SecretReason) -> FieldFacts {
+    FieldFacts { frame: "main".into(), backend_node_id: id, reason: Some(reason), ..FieldFacts::default() }
+}
+
+fn checkout() -> SnapshotInput {
     let mut nodes = vec![node(1, "RootWebArea", "Checkout", &[2, 10, 20, 30, 40])];
     let mut heading = node(2, "heading", "Pay", &[]);
     heading["properties"] = json!([{"name":"level","value":{"type":"integer","value":1}}]);
@@ -33,52 +68,64 @@ fn page() -> SnapshotInput {
     nodes.extend(field(30, "One-time code", CANARY, 31));
     // Masked by Chrome, unknown to the DOM scan: bullets give it away.
     nodes.extend(field(40, "PIN", "••••••••", 41));
-    SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
+    page(nodes)
 }
 
-fn sensitive() -> Vec<Sensitive> {
-    [(10, SecretReason::Password), (20, SecretReason::CreditCard), (30, SecretReason::OneTimeCode)]
-        .into_iter()
-        .map(|(id, reason)| Sensitive { frame: "main".into(), backend_node_id: id, reason })
-        .collect()
+fn checkout_facts() -> Vec<FieldFacts> {
+    vec![fact(10, &[("type", "password")]), fact(20, &[("autocomplete", "cc-number")]), fact(30, &[("autocomplete", "one-time-code")])]
 }
 
-fn all_outputs() -> Vec<String> {
+/// Every output of a page: text and JSON, full and interactive, capped and
+/// not; then `resolve` of every ref and the saved ref table.
+fn all_outputs(input: &SnapshotInput, facts: &[FieldFacts]) -> Vec<String> {
     let mut out = Vec::new();
     for mode in [Mode::Full, Mode::Interactive] {
         for format in [Format::Text, Format::Json] {
             for max_chars in [None, Some(200)] {
                 let o = Options { mode, format, max_chars, ..Options::default() };
-                let s = snapshot(&page(), &sensitive(), &o, &mut RefTable::new()).unwrap();
+                let mut refs = RefTable::new();
+                let s = snapshot(input, facts, &o, &mut refs).unwrap();
                 out.push(format!("{}\n{:?}", s.text, s.stats));
+                for n in 0..refs.live() as u32 + 8 {
+                    if let Ok(t) = refs.resolve(&format!("A{n}")) {
+                        out.push(format!("{t:?}"));
+                    }
+                }
+                out.push(refs.to_json());
             }
         }
     }
     out
 }
 
+fn assert_clean(outputs: &[String], secrets: &[&str]) {
+    for out in outputs {
+        for s in secrets {
+            assert!(!out.contains(s), "{s:?} leaked:\n{out}");
+        }
+        assert!(!out.contains("••"), "bullets leaked:\n{out}");
+    }
+}
+
 #[test]
 fn canary_values_appear_in_no_output() {
-    for out in all_outputs() {
-        assert!(!out.contains("CANARY"), "{out}");
-        assert!(!out.contains("4111"), "{out}");
-        assert!(!out.contains('•'), "{out}");
-    }
+    assert_clean(&all_outputs(&checkout(), &checkout_facts()), &["CANARY", "4111"]);
 }
 
 #[test]
 fn secret_length_appears_in_no_output() {
     let len = CANARY.chars().count().to_string();
-    for out in all_outputs() {
+    // The printed snapshots (resolve answers and the ref table hold node ids).
+    for out in all_outputs(&checkout(), &checkout_facts()).into_iter().filter(|o| o.contains("Stats {")) {
         let text = out.split('\n').take_while(|l| !l.starts_with("Stats")).collect::<Vec<_>>().join("\n");
         assert!(!text.contains(&len), "{text}");
-        assert!(!text.contains("8"), "bullet count leaked: {text}");
+        assert!(!text.contains('8'), "bullet count leaked: {text}");
     }
 }
 
 #[test]
 fn secret_fields_show_that_they_exist_and_are_filled() {
-    let s = snapshot(&page(), &sensitive(), &Options::default(), &mut RefTable::new()).unwrap();
+    let s = snapshot(&checkout(), &checkout_facts(), &Options::default(), &mut RefTable::new()).unwrap();
     assert_eq!(
         s.text,
         "page \"Checkout\"\n# Pay\ntextbox \"Password\" A0 secret=password filled\n\
@@ -86,15 +133,25 @@ fn secret_fields_show_that_they_exist_and_are_filled() {
          textbox \"One-time code\" A2 secret=one-time-code filled\n\
          textbox \"PIN\" A3 secret=password filled\n"
     );
+    let reasons: Vec<(i64, SecretReason)> = s.secrets.iter().map(|f| (f.backend_node_id, f.reason)).collect();
+    use SecretReason::*;
+    assert_eq!(reasons, [(10, Password), (20, CreditCard), (30, OneTimeCode), (40, Password)]);
 }
 
 #[test]
 fn empty_secret_field_says_empty() {
-    let nodes = vec![node(1, "RootWebArea", "Login", &[10]), node(10, "textbox", "Password", &[])];
-    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
-    let list = vec![Sensitive { frame: "main".into(), backend_node_id: 10, reason: SecretReason::NewPassword }];
-    let s = snapshot(&input, &list, &Options::default(), &mut RefTable::new()).unwrap();
+    let input = page(vec![node(1, "RootWebArea", "Login", &[10]), node(10, "textbox", "Password", &[])]);
+    let facts = vec![known(10, SecretReason::NewPassword)];
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
     assert_eq!(s.text, "page \"Login\"\ntextbox \"Password\" A0 secret=new-password\n");
+}
+
+#[test]
+fn a_filled_field_the_tree_shows_empty_is_filled() {
+    let input = page(vec![node(1, "RootWebArea", "Login", &[10]), node(10, "textbox", "Password", &[])]);
+    let facts = vec![FieldFacts { filled: true, ..fact(10, &[("type", "password")]) }];
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert_eq!(s.text, "page \"Login\"\ntextbox \"Password\" A0 secret=password filled\n");
 }
 
 #[test]
@@ -108,8 +165,154 @@ fn secret_in_a_child_frame_is_matched_by_its_frame_key() {
     ]}))
     .unwrap();
     // The same backend id in the main frame must not be confused with it.
-    let list = vec![Sensitive { frame: "pay-session".into(), backend_node_id: 10, reason: SecretReason::CreditCard }];
-    let s = snapshot(&input, &list, &Options::default(), &mut RefTable::new()).unwrap();
+    let facts = vec![FieldFacts { frame: "pay-session".into(), ..fact(10, &[("name", "cardnumber")]) }];
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
     assert!(!s.text.contains("CANARY"), "{}", s.text);
     assert!(s.text.contains("textbox \"Card\" A0 secret=credit-card filled"), "{}", s.text);
+    assert_eq!(s.secrets, [SecretField { frame: "pay-session".into(), backend_node_id: 10, reason: SecretReason::CreditCard }]);
+}
+
+/// `<label>Code <input otc> <input otc></label>`: the first field is named
+/// from the whole label, the second field's value included.
+#[test]
+fn a_label_holding_a_second_one_time_code_field() {
+    let mut nodes = vec![node(1, "RootWebArea", "Verify", &[5]), node(5, "LabelText", "", &[6, 10, 20])];
+    nodes.push(node(6, "StaticText", "Code ", &[]));
+    let mut first = field(10, "Code CNRYBBBB2", "CNRYAAAA1", 11);
+    first[0] = relate(first[0].clone(), "labelledby", &[5]);
+    nodes.extend(first);
+    nodes.extend(field(20, "", "CNRYBBBB2", 21));
+    let facts = vec![fact(10, &[("autocomplete", "one-time-code")]), fact(20, &[("autocomplete", "one-time-code")])];
+    let input = page(nodes);
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("textbox \"Code [secret]\" A1 secret=one-time-code filled"), "{}", s.text);
+    assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
+}
+
+/// A card number split over four fields in one label, and a checkbox whose
+/// label holds a card field: groups of four digits are cut everywhere.
+#[test]
+fn card_numbers_inside_labels() {
+    let mut nodes = vec![node(1, "RootWebArea", "Pay", &[5, 50])];
+    nodes.push(node(5, "LabelText", "", &[6, 10, 20, 30, 40]));
+    nodes.push(node(6, "StaticText", "Card number ", &[]));
+    let mut first = field(10, "Card number 5555 6666 7777", "4444", 11);
+    first[0] = relate(first[0].clone(), "labelledby", &[5]);
+    nodes.extend(first);
+    nodes.extend(field(20, "", "5555", 21));
+    nodes.extend(field(30, "", "6666", 31));
+    nodes.extend(field(40, "", "7777", 41));
+    nodes.push(node(50, "LabelText", "", &[51, 52, 60]));
+    nodes.push(relate(node(51, "checkbox", "Pay with card 4111111111111111", &[]), "labelledby", &[50]));
+    nodes.push(node(52, "StaticText", " Pay with card ", &[]));
+    nodes.extend(field(60, "", "4111111111111111", 61));
+    let facts: Vec<FieldFacts> = [10, 20, 30, 40].iter().map(|&i| fact(i, &[("autocomplete", "cc-number")])).chain([fact(60, &[("name", "card[number]")])]).collect();
+    let input = page(nodes);
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("textbox \"Card number [secret] [secret] [secret]\" A1 secret=credit-card filled"), "{}", s.text);
+    assert!(s.text.contains("checkbox \"Pay with card [secret]\""), "{}", s.text);
+    assert_clean(&all_outputs(&input, &facts), &["4444", "5555", "6666", "7777", "4111"]);
+}
+
+/// `aria-labelledby` naming the field itself, `aria-describedby` naming a
+/// password field, and a button labelled by a password field's bullets.
+#[test]
+fn names_and_descriptions_built_from_secret_fields() {
+    let mut nodes = vec![node(1, "RootWebArea", "Unlock", &[10, 20, 30, 40, 50])];
+    let mut own = field(10, "selfname-CNRY", "selfname-CNRY", 11);
+    own[0] = relate(own[0].clone(), "labelledby", &[10]);
+    nodes.extend(own);
+    nodes.extend(field(20, "", "•••••••••••", 21));
+    nodes.push(relate(node(30, "button", "Unlock •••••••••••", &[]), "labelledby", &[35, 20]));
+    nodes.push(relate(described(node(40, "button", "Help", &[]), "•••••••••••"), "describedby", &[20]));
+    // Two characters typed so far: short, but the button is built from it.
+    nodes.extend(field(50, "PIN", "••", 51));
+    nodes.push(relate(node(55, "button", "Check ••", &[]), "labelledby", &[50]));
+    nodes[0]["childIds"].as_array_mut().unwrap().push(json!("55"));
+    let facts = vec![fact(10, &[("name", "otp")]), fact(20, &[("type", "password")])];
+    let input = page(nodes);
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("button \"Unlock [secret]\""), "{}", s.text);
+    assert!(s.text.contains("button \"Help\" A3 desc=\"[secret]\""), "{}", s.text);
+    assert!(s.text.contains("button \"Check [secret]\""), "{}", s.text);
+    assert_clean(&all_outputs(&input, &facts), &["CNRY", "selfname"]);
+}
+
+/// A field the tree leaves out (`aria-hidden`, `display:none`) still names
+/// a button that points at it: the extension passes its value for the call.
+#[test]
+fn a_hidden_field_named_by_a_label() {
+    let nodes = vec![node(1, "RootWebArea", "Hidden", &[30]), relate(node(30, "button", "HIDDEN-CNRY-VALUE", &[]), "labelledby", &[26])];
+    let facts = vec![FieldFacts { value: Some("HIDDEN-CNRY-VALUE".into()), ..fact(26, &[("autocomplete", "one-time-code")]) }];
+    let input = page(nodes);
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert_eq!(s.text, "page \"Hidden\"\nbutton \"[secret]\" A0\n");
+    assert_eq!(s.secrets.len(), 1);
+    assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
+    // The value never shows in a debug print of the facts either.
+    assert!(!format!("{facts:?}").contains("CNRY"));
+}
+
+/// A three-digit code is cut from the label Chrome built from it, and only
+/// there: the same digits elsewhere on the page are page content.
+#[test]
+fn short_values_are_cut_only_where_chrome_put_them() {
+    let mut nodes = vec![node(1, "RootWebArea", "Pay", &[5, 70, 71])];
+    nodes.push(node(5, "LabelText", "", &[51, 60]));
+    nodes.push(relate(node(51, "checkbox", "Use 123 now", &[]), "labelledby", &[5]));
+    nodes.extend(field(60, "", "123", 61));
+    nodes.push(node(70, "heading", "Order 123 of 2024", &[]));
+    nodes.push(node(71, "StaticText", "Step 123", &[]));
+    let facts = vec![fact(60, &[("name", "cvc")])];
+    let s = snapshot(&page(nodes), &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("checkbox \"Use [secret] now\""), "{}", s.text);
+    assert!(s.text.contains("Order 123 of 2024"), "{}", s.text);
+    assert!(s.text.contains("Step 123"), "{}", s.text);
+}
+
+/// Show-password toggles: the extension remembers the field was secret;
+/// CSS masking and password autocomplete tell on their own.
+#[test]
+fn a_field_shown_as_text_stays_secret() {
+    let mut nodes = vec![node(1, "RootWebArea", "Login", &[10, 20, 30])];
+    nodes.extend(field(10, "Secret phrase", "shown-CNRY-1", 11));
+    nodes.extend(field(20, "Masked", "css-CNRY-2", 21));
+    nodes.extend(field(30, "Sign-in code", "toggled-CNRY-3", 31));
+    let facts = vec![
+        FieldFacts { reason: Some(SecretReason::Password), ..fact(10, &[("type", "text")]) },
+        FieldFacts { text_security: "disc".into(), ..fact(20, &[("type", "text")]) },
+        fact(30, &[("type", "text"), ("autocomplete", "current-password")]),
+    ];
+    let input = page(nodes);
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert_eq!(
+        s.text,
+        "page \"Login\"\ntextbox \"Secret phrase\" A0 secret=password filled\ntextbox \"Masked\" A1 secret=password filled\n\
+         textbox \"Sign-in code\" A2 secret=current-password filled\n"
+    );
+    assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
+}
+
+#[test]
+fn a_secret_value_in_a_link_or_the_page_url_is_cut() {
+    let mut root = node(1, "RootWebArea", "Verify", &[10, 20]);
+    root["properties"] = json!([{"name":"url","value":{"type":"string","value":"https://x.test/verify?code=987654"}}]);
+    let mut link = node(20, "link", "Resend", &[]);
+    link["properties"] = json!([{"name":"url","value":{"type":"string","value":"https://x.test/resend?code=987654"}}]);
+    let mut nodes = vec![root, link];
+    nodes.extend(field(10, "Code", "987654", 11));
+    let facts = vec![fact(10, &[("autocomplete", "one-time-code")])];
+    let input = page(nodes);
+    let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.starts_with("page \"Verify\" https://x.test/verify?code=[secret]\n"), "{}", s.text);
+    assert_clean(&all_outputs(&input, &facts), &["987654"]);
+}
+
+#[test]
+fn no_secret_no_change() {
+    let nodes = vec![node(1, "RootWebArea", "Dots", &[2, 3]), node(2, "StaticText", "Loading •••• done", &[]), node(3, "button", "Go ••••", &[])];
+    let facts = vec![fact(2, &[("name", "q")])];
+    let s = snapshot(&page(nodes), &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert_eq!(s.text, "page \"Dots\"\nLoading •••• done\nbutton \"Go ••••\" A0\n");
+    assert!(s.secrets.is_empty());
 }
