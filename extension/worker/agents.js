@@ -27,10 +27,14 @@ const KEEPALIVE_MS = 20000;
 const ALARM = 'mcp-reconnect';
 const MAX_RETRY_MS = 30000;
 const STEPS_KEPT = 40;
-/** Close codes: 4000 the person turned agents off (or changed the pairing), 4001 the server refused our proof, 4002 the server failed its own. */
+/**
+ * Close codes: 4000 the person turned agents off (or changed the pairing), 4001 the server refused our
+ * proof, 4002 the server failed its own, 4003 the server has another browser connected.
+ */
 const CLOSE_OFF = 4000;
 const REFUSED = 4001;
 const BAD_SERVER = 4002;
+const BUSY = 4003;
 
 /**
  * @typedef {{port: number, ws: WebSocket, challenge: string, ready: boolean, agent: {id: string, name: string}|null,
@@ -174,13 +178,14 @@ const agentName = (name) => (typeof name === 'string' && name.trim() ? name.trim
 function onClose(link, s, event) {
   const wasOurs = links.get(link.port) === link;
   if (wasOurs) drop(link, CLOSE_OFF, 'closed');
-  if (event.code === REFUSED) refusals.set(link.port, `refused: ${event.reason || 'wrong pairing token'}`);
+  const refused = event.code === REFUSED || event.code === BUSY;
+  if (refused) refusals.set(link.port, `refused: ${event.reason || 'wrong pairing token'}`);
   if (current !== s || !wasOurs) return publish();
   // The server went away (or is not there yet): try again, sooner after a
   // working connection, rarely after a refusal (the alarm still looks).
   const n = (retries.get(link.port) || 0) + (link.agent ? 0 : 1);
   retries.set(link.port, n);
-  const delay = event.code === REFUSED ? MAX_RETRY_MS : Math.min(MAX_RETRY_MS, 500 * 2 ** n);
+  const delay = refused ? MAX_RETRY_MS : Math.min(MAX_RETRY_MS, 500 * 2 ** n);
   timers.set(link.port, setTimeout(() => {
     timers.delete(link.port);
     if (current === s) connect(link.port);

@@ -15,7 +15,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
@@ -25,6 +25,10 @@ use tokio_tungstenite::tungstenite::Message;
 
 /// The close code of a refused pairing proof (an application code: 4000-4999).
 pub const REFUSED: u16 = 4001;
+/// The close code for a second browser while one is connected: one agent drives one browser.
+pub const BUSY: u16 = 4003;
+/// A connection silent this long is gone even if no close arrived (the extension pings every 20 s).
+const SILENT: Duration = Duration::from_secs(45);
 /// How long the extension has to finish the handshake and say it is ready.
 const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
 
@@ -47,6 +51,8 @@ struct Connection {
     id: u64,
     out: mpsc::UnboundedSender<Message>,
     pending: HashMap<u64, oneshot::Sender<Reply>>,
+    /// When the extension last said anything (it pings every 20 s).
+    last_seen: Instant,
 }
 
 #[derive(Default)]
@@ -212,6 +218,12 @@ impl Bridge {
                 return;
             }
         };
+        if self.busy() {
+            // Another paired browser (a second profile) would otherwise take turns with this one.
+            let frame = CloseFrame { code: BUSY.into(), reason: "another browser is connected to this agent".into() };
+            let _ = ws.close(Some(frame)).await;
+            return;
+        }
 
         let name = self.state.lock().unwrap().agent_name.clone();
         let hello = json!({
@@ -253,6 +265,7 @@ impl Bridge {
         while let Some(msg) = source.next().await {
             match msg {
                 Ok(Message::Text(t)) => {
+                    self.seen(id);
                     let Ok(v) = serde_json::from_str::<Value>(&t) else { continue };
                     if v["type"] == "ping" {
                         let _ = out.send(text(&json!({"type": "pong"})));
@@ -272,13 +285,24 @@ impl Bridge {
         self.detach(id, reason);
     }
 
-    /// Makes a new connection the current one; an older one (a half-open
-    /// socket from before an extension restart) is closed.
+    /// Whether a live connection holds the bridge.
+    fn busy(&self) -> bool {
+        self.state.lock().unwrap().connection.as_ref().is_some_and(|c| c.last_seen.elapsed() < SILENT)
+    }
+
+    fn seen(&self, id: u64) {
+        if let Some(c) = self.state.lock().unwrap().connection.as_mut().filter(|c| c.id == id) {
+            c.last_seen = Instant::now();
+        }
+    }
+
+    /// Makes a new connection the current one; an older, silent one (a
+    /// half-open socket from before an extension restart) is closed.
     fn attach(&self, out: mpsc::UnboundedSender<Message>) -> u64 {
         let mut st = self.state.lock().unwrap();
         st.next_id += 1;
         let id = st.next_id;
-        if let Some(old) = st.connection.replace(Connection { id, out, pending: HashMap::new() }) {
+        if let Some(old) = st.connection.replace(Connection { id, out, pending: HashMap::new(), last_seen: Instant::now() }) {
             let _ = old.out.send(Message::Close(None));
             fail_all(old.pending, "the extension connected again");
         }
@@ -449,6 +473,21 @@ mod tests {
         assert_eq!(err.code, "disconnected");
         assert!(err.message.contains("turned off in the side panel"), "{}", err.message);
         assert!(bridge.not_connected().message.contains("last disconnect: turned off in the side panel"));
+    }
+
+    #[tokio::test]
+    async fn a_second_browser_is_told_one_is_connected() {
+        let (_bridge, port) = start().await;
+        let (mut first, _) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
+        next_json(&mut first).await;
+        first.send(Message::text(r#"{"type":"ready"}"#)).await.unwrap();
+        first.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
+        assert_eq!(next_json(&mut first).await, json!({"type": "pong"}));
+        let (mut second, _) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
+        match second.next().await {
+            Some(Ok(Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), BUSY),
+            other => panic!("expected a close frame, got {other:?}"),
+        }
     }
 
     #[test]
