@@ -412,6 +412,14 @@ mod tests {
         }
     }
 
+    /// The close frame the server ends a socket with: its code and reason.
+    async fn close_frame(ws: &mut tokio_tungstenite::WebSocketStream<TcpStream>) -> (u16, String) {
+        match ws.next().await {
+            Some(Ok(Message::Close(Some(frame)))) => (frame.code.into(), frame.reason.to_string()),
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    }
+
     async fn next_json(ws: &mut tokio_tungstenite::WebSocketStream<TcpStream>) -> Value {
         loop {
             if let Message::Text(t) = ws.next().await.unwrap().unwrap() {
@@ -425,13 +433,7 @@ mod tests {
         let (bridge, port) = start().await;
         assert_eq!(open(port, "http://127.0.0.1:8080", TOKEN).await.err(), Some(403));
         let (mut ws, _) = open(port, EXTENSION_ORIGIN, "another-token-0123456789").await.unwrap();
-        match ws.next().await {
-            Some(Ok(Message::Close(Some(frame)))) => {
-                assert_eq!(u16::from(frame.code), REFUSED);
-                assert_eq!(frame.reason.as_str(), "wrong pairing token");
-            }
-            other => panic!("expected a close frame, got {other:?}"),
-        }
+        assert_eq!(close_frame(&mut ws).await, (REFUSED, "wrong pairing token".into()));
         assert!(!*bridge.connected.borrow());
     }
 
@@ -484,10 +486,7 @@ mod tests {
         first.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
         assert_eq!(next_json(&mut first).await, json!({"type": "pong"}));
         let (mut second, _) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
-        match second.next().await {
-            Some(Ok(Message::Close(Some(frame)))) => assert_eq!(u16::from(frame.code), BUSY),
-            other => panic!("expected a close frame, got {other:?}"),
-        }
+        assert_eq!(close_frame(&mut second).await, (BUSY, "another browser is connected to this agent".into()));
     }
 
     #[test]
