@@ -16,6 +16,14 @@ export type ErrorCode =
   | "unknown_command"
   /** the caller may not reach this tab, frame, ref or command */
   | "forbidden"
+  /** the person has not allowed this site yet: the axsnap panel asks them now (Allow once, Always allow, Deny) */
+  | "consent_required"
+  /** the person denied this site access */
+  | "denied"
+  /** the person revoked this site's access (open ports are closed) */
+  | "revoked"
+  /** this site sent too many requests: wait a second and retry */
+  | "rate_limited"
   /** an unknown snapshot option or a value it cannot take */
   | "bad_options"
   /** not a ref (refs look like A7) */
@@ -450,6 +458,26 @@ export interface BackResult {
   loaded: boolean;
 }
 
+/** the handshake: protocol version, and what this caller may do now (a site not yet allowed is asked about in the panel) */
+export interface HelloRequest {
+  cmd: "hello";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+}
+
+export interface HelloResult {
+  /** the core's version */
+  version: string;
+  /** PROTOCOL_VERSION */
+  protocol: number;
+  /** the person's answer for this caller's origin (`none`: not asked yet; the prompt is queued) */
+  access: "extension" | "none" | "once" | "always" | "denied" | "revoked";
+  /** the commands this caller may use now */
+  commands: Array<string>;
+  /** the tabs this caller may reach now */
+  tabs: Array<number>;
+}
+
 /** is the extension there, and which version */
 export interface PingRequest {
   cmd: "ping";
@@ -473,6 +501,7 @@ export interface Commands {
   tabs: { request: TabsRequest; result: TabsResult };
   navigate: { request: NavigateRequest; result: NavigateResult };
   back: { request: BackRequest; result: BackResult };
+  hello: { request: HelloRequest; result: HelloResult };
   ping: { request: PingRequest; result: PingResult };
 }
 

@@ -20,6 +20,10 @@ export const ERRORS = {
   too_large: 'the request is larger than 1 MB',
   unknown_command: '`cmd` is not a command of this protocol',
   forbidden: 'the caller may not reach this tab, frame, ref or command',
+  consent_required: 'the person has not allowed this site yet: the axsnap panel asks them now (Allow once, Always allow, Deny)',
+  denied: 'the person denied this site access',
+  revoked: 'the person revoked this site\'s access (open ports are closed)',
+  rate_limited: 'this site sent too many requests: wait a second and retry',
   bad_options: 'an unknown snapshot option or a value it cannot take',
   bad_ref: 'not a ref (refs look like `A7`)',
   unknown_ref: 'the ref was never issued to this caller in this tab',
@@ -193,6 +197,16 @@ export const COMMANDS = {
     description: 'go back one page in a tab\'s history and wait for it (bounded)',
     fields: { tabId, timeout },
     result: LOADED,
+  },
+  hello: {
+    description: 'the handshake: protocol version, and what this caller may do now (a site not yet allowed is asked about in the panel)',
+    fields: {},
+    result: {
+      version: string('the core\'s version'), protocol: integer('PROTOCOL_VERSION'),
+      access: { enum: ['extension', 'none', 'once', 'always', 'denied', 'revoked'], description: 'the person\'s answer for this caller\'s origin (`none`: not asked yet; the prompt is queued)' },
+      commands: { type: 'array', items: { type: 'string' }, description: 'the commands this caller may use now' },
+      tabs: { type: 'array', items: { type: 'integer' }, description: 'the tabs this caller may reach now' },
+    },
   },
   ping: {
     description: 'is the extension there, and which version',

@@ -26,8 +26,10 @@ export function requestSchema(cmd) {
   const schema = { type: 'object', description: def.description, properties, required: ['cmd', ...(def.required || [])], additionalProperties: false };
   if (def.variants) {
     const { field, cases } = def.variants;
+    // Without `required`, an absent field would match every case's `if`; absent means the default case.
+    const is = (name) => ({ properties: { [field]: { const: name } }, required: [field] });
     schema.allOf = Object.entries(cases).map(([name, c]) => ({
-      if: { properties: { [field]: { const: name } } },
+      if: def.fields[field].default === name ? { anyOf: [is(name), { not: { required: [field] } }] } : is(name),
       then: {
         required: c.required,
         properties: Object.fromEntries(Object.keys(def.fields).filter((k) => k !== field)

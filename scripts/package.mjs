@@ -12,6 +12,7 @@ import { zipSync } from 'fflate';
 import { init, parse } from 'es-module-lexer';
 import { ROOT, step } from './lib.mjs';
 import { build, buildPanel, WASM } from './build.mjs';
+import { BRIDGE_FILE } from '../extension/bridge/register.js';
 
 export const ZIP = join(ROOT, 'dist/axsnap.zip');
 
@@ -63,7 +64,8 @@ export async function packageFiles() {
   await init;
   const manifest = JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8'));
   const files = new Set(['manifest.json']);
-  const queue = entryPoints(manifest);
+  // The bridge is registered at runtime (chrome.scripting), so no manifest entry names it.
+  const queue = [...entryPoints(manifest), BRIDGE_FILE];
   while (queue.length) {
     const f = queue.pop();
     if (files.has(f)) continue;

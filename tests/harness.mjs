@@ -45,11 +45,16 @@ export async function launch(o = {}) {
     const t = tabs.find((x) => x.url === url);
     return t ? t.id : -1;
   }, page.url());
+  /** Records the person's answer for a site, as the panel's buttons do (tests of other things start from an allowed site). */
+  const allowSite = (origin, kind = 'always') => panel.evaluate(async ([o, k]) => {
+    const grants = await import('/extension/worker/grants.js');
+    await grants.answer(o, { kind: k });
+  }, [origin, kind]);
   const close = async () => {
     await ctx.close().catch(() => {});
     await rm(dir, { recursive: true, force: true }).catch(() => {});
   };
-  return { ctx, worker, panel, call, tabId, close };
+  return { ctx, worker, panel, call, tabId, allowSite, close };
 }
 
 /**
@@ -85,7 +90,8 @@ export async function launchWithCdp(port) {
 /**
  * One Chromium with the extension and the fixture server for a whole test
  * file: started before its first test, closed after its last.
- * @param {Parameters<typeof launch>[0]} [options]
+ * @param {Parameters<typeof launch>[0] & {allow?: string[]}} [options]  allow: hosts whose
+ *   sites (on the fixture server) the person has already allowed, always
  * @returns {{b: Awaited<ReturnType<typeof launch>>, server: Awaited<ReturnType<typeof serve>>}}
  */
 export function withExtension(options) {
@@ -93,6 +99,7 @@ export function withExtension(options) {
   before(async () => {
     ctx.server = await serve({ '/': join(ROOT, 'tests/fixtures') });
     ctx.b = await launch(options);
+    for (const host of options?.allow ?? []) await ctx.b.allowSite(new URL(ctx.server.url('/', host)).origin);
   });
   after(async () => {
     await ctx.b?.close();

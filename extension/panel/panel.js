@@ -13,6 +13,7 @@ import { renderMarkdown } from './markdown.js';
 import { load, save, clear, empty } from './conversation.js';
 import { bindSettings, loadSettings } from './settings.js';
 import { bindDeveloper } from './developer.js';
+import { bindConsent } from './consent.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
@@ -385,6 +386,7 @@ async function boot() {
   await bind(pinnedTab ?? (await activeTab()), false);
   await bindSettings();
   bindDeveloper({ send, tabId: () => state.tab?.id });
+  bindConsent({ currentTab: () => state.tab });
   const s = await loadSettings();
   if (checkSettings(s.provider)) {
     $('settings').hidden = false;

@@ -4,19 +4,21 @@
 //
 // Callers:
 //   {kind:'panel'}                                  the extension's own pages (side panel)
-//   {kind:'web', origin, tabId, frameId, url}       a web page (externally_connectable today,
-//                                                   the consented bridge later)
+//   {kind:'web', origin, tabId, frameId, url, grant} a web page (externally_connectable on localhost,
+//                                                   the bridge content script elsewhere); `grant`
+//                                                   is the person's answer for its origin (grants.js)
 //   {kind:'agent', id, tabs, owned}                 a desktop agent (MCP): reaches the tabs it opened
 //                                                   (`owned`) and the ones the person shares (both in
 //                                                   `tabs`), and closes only its own
-// Per-origin grants (allow once, always) will widen what a web caller
-// reaches; they arrive on the caller as `grants` and are decided here too.
+// A web caller reaches nothing until the person allowed its origin (once for
+// the tab it asked from, or always); then its own tab, and the tabs the person
+// shared with it from the panel.
 
 import { AxError } from '../../protocol/errors.js';
 
 /**
  * @typedef {{kind: 'panel'}
- *   | {kind: 'web', origin: string, tabId?: number, frameId: number, url?: string}
+ *   | {kind: 'web', origin: string, tabId?: number, frameId: number, url?: string, grant?: import('./grants.js').Grant}
  *   | {kind: 'agent', id: string, tabs: number[], owned?: number[]}} Caller
  * @typedef {{frameId: string, parentId?: string, origin?: string}} FrameFact
  */
@@ -55,8 +57,38 @@ function originOf(url) {
 /** An opaque origin (sandboxed frame, data: URL) matches nothing, not even itself. */
 const opaque = (origin) => !origin || origin === 'null' || origin.endsWith('://');
 
-/** What a web page may ask today, before per-origin consent exists. */
-const WEB_COMMANDS = new Set(['ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs']);
+/** What a web page may ask once its origin is allowed. */
+const WEB_COMMANDS = new Set(['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs']);
+/** What any page may ask before the person answered: nothing of a page in them. */
+const OPEN_COMMANDS = new Set(['hello', 'ping']);
+
+/** Has the person allowed this web caller's origin, for the tab it is in? */
+export function allowed(caller) {
+  if (caller.kind !== 'web') return true;
+  const g = caller.grant;
+  if (!g || opaque(caller.origin)) return false;
+  return g.access === 'always' || (g.access === 'once' && caller.tabId !== undefined && g.tabs.includes(caller.tabId));
+}
+
+/**
+ * Refuses a web caller whose origin the person has not allowed (for this tab):
+ * `consent_required` (the router queues the prompt), `denied` or `revoked`.
+ * @param {Caller} caller
+ * @param {{cmd: string}} req
+ */
+export function checkConsent(caller, req) {
+  if (caller.kind !== 'web' || OPEN_COMMANDS.has(req.cmd) || allowed(caller)) return;
+  const access = caller.grant?.access;
+  if (access === 'denied') throw new AxError('denied', `the person denied ${caller.origin} access to axsnap`);
+  if (access === 'revoked') throw new AxError('revoked', `the person revoked ${caller.origin}'s access to axsnap`);
+  throw new AxError('consent_required', `${caller.origin} is not allowed yet${access === 'once' ? ' in this tab' : ''}: the axsnap side panel asks the person now`);
+}
+
+/** The commands a caller may use now (for `hello`). */
+export function commandsFor(caller, all) {
+  if (caller.kind !== 'web') return all;
+  return all.filter((c) => (allowed(caller) ? WEB_COMMANDS : OPEN_COMMANDS).has(c));
+}
 
 /**
  * Refuses a command the caller may not use at all.
@@ -85,9 +117,14 @@ export function checkCommand(caller, req) {
 /** May the caller reach this tab? */
 export function mayReachTab(caller, tabId) {
   if (caller.kind === 'panel') return true;
-  if (caller.kind === 'web') return tabId === caller.tabId;
+  if (caller.kind === 'web') return allowed(caller) && (tabId === caller.tabId || sharedTab(caller, tabId));
   if (caller.kind === 'agent') return caller.tabs.includes(tabId);
   return false;
+}
+
+/** A tab the person shared with a web caller's origin from the panel (not its own). */
+export function sharedTab(caller, tabId) {
+  return caller.kind === 'web' && tabId !== caller.tabId && Boolean(caller.grant?.shared.includes(tabId));
 }
 
 /**
@@ -102,7 +139,7 @@ export function targetTab(caller, tabId) {
     throw new AxError('forbidden', 'this caller must name a tab it may reach (tabId)');
   }
   if (!mayReachTab(caller, chosen)) {
-    throw new AxError('forbidden', caller.kind === 'web' ? 'a web page may only reach its own tab' : `tab ${chosen} was not shared with this caller`);
+    throw new AxError('forbidden', caller.kind === 'web' ? 'a web page may only reach its own tab and the tabs the person shared with its site' : `tab ${chosen} was not shared with this caller`);
   }
   return chosen;
 }
@@ -111,12 +148,14 @@ export function targetTab(caller, tabId) {
  * The frames of a tab the caller may see, or null for all of them. A web
  * page sees the frames of its own origin; one that is not the top frame never
  * sees the top page (and so is shown its own frames as the snapshot's root).
+ * A tab the person shared with the page's site is seen whole.
  * @param {Caller} caller
  * @param {FrameFact[]} frames  the tab's frames; the one without parentId is the top
+ * @param {number} [tabId]  the tab they belong to
  * @returns {Set<string>|null}
  */
-export function visibleFrames(caller, frames) {
-  if (caller.kind !== 'web') return null;
+export function visibleFrames(caller, frames, tabId) {
+  if (caller.kind !== 'web' || sharedTab(caller, tabId)) return null;
   const visible = new Set();
   if (opaque(caller.origin)) return visible;
   // A top frame of another origin: the page that asked is gone.

@@ -6,7 +6,10 @@
 import { validateRequest, requestId } from '../../protocol/validate.js';
 import { PROTOCOL_VERSION } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
-import { checkCommand, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
+import { COMMANDS as PROTOCOL_COMMANDS } from '../../protocol/protocol.js';
+import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
+import { readGrant, ask } from './grants.js';
+import { RateLimiter } from './rate.js';
 import { snapshot } from './snapshot.js';
 import { act } from './actions.js';
 import { tabSession, forgetTab, coreReady } from './session.js';
@@ -40,9 +43,9 @@ async function readable(tabId) {
 }
 
 /** The frames a caller may see, as collectFrames wants it; refuses when that is none. */
-function framesFor(caller) {
+function framesFor(caller, tabId) {
   return (frames) => {
-    const visible = visibleFrames(caller, frames);
+    const visible = visibleFrames(caller, frames, tabId);
     if (visible && visible.size === 0) throw new AxError('forbidden', 'no frame of this tab belongs to the asking page\'s origin (did it navigate?)');
     return visible;
   };
@@ -61,7 +64,7 @@ async function target(tabId, ref, caller) {
     await attachTab(tabId);
     const frames = await listFrames(tabId);
     if (!frames.some((f) => f.frameId === t.frame)) throw new AxError('stale_ref', `${ref} is stale: its frame is gone; take a new snapshot`);
-    const visible = visibleFrames(caller, frames);
+    const visible = visibleFrames(caller, frames, tabId);
     if (visible && !visible.has(t.frame)) throw new AxError('forbidden', `${ref} is in a frame this page may not reach (another origin, or the top page)`);
   }
   const sessionId = session.frameSessions[t.frame] || undefined;
@@ -72,10 +75,21 @@ async function target(tabId, ref, caller) {
 const COMMANDS = {
   ping: async () => ({ version: version(), protocol: PROTOCOL_VERSION }),
 
+  hello: async (req, caller) => {
+    const open = await chrome.tabs.query({});
+    return {
+      version: version(),
+      protocol: PROTOCOL_VERSION,
+      access: caller.kind === 'web' ? caller.grant?.access ?? 'none' : 'extension',
+      commands: commandsFor(caller, Object.keys(PROTOCOL_COMMANDS)),
+      tabs: open.map((t) => t.id).filter((id) => id !== undefined && mayReachTab(caller, id)),
+    };
+  },
+
   snapshot: async (req, caller) => {
     const tabId = await tabOf(req, caller);
     await readable(tabId);
-    return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller) })) };
+    return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller, tabId) })) };
   },
 
   resolve: async (req, caller) => {
@@ -130,7 +144,13 @@ export async function handle(msg, caller) {
   let req;
   let tabId;
   try {
+    if (caller.kind === 'web') limiter.take(caller.origin);
     req = validateRequest(msg);
+    if (caller.kind === 'web') {
+      caller = { ...caller, grant: await readGrant(caller.origin) };
+      await askIfNew(caller, req);
+      checkConsent(caller, req);
+    }
     checkCommand(caller, req);
     await coreReady();
     const run = COMMANDS[req.cmd];
@@ -143,6 +163,17 @@ export async function handle(msg, caller) {
     if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);
     return { ok: false, ...echo(msg), error };
   }
+}
+
+/** Per-origin request budget of web callers: a flood costs the flooding site alone. */
+const limiter = new RateLimiter();
+
+/** A site the person has not answered yet: the panel asks them (pages with no tab or an opaque origin are not worth asking about). */
+async function askIfNew(caller, req) {
+  const access = caller.grant?.access;
+  if (access === 'denied' || access === 'revoked' || req.cmd === 'ping' || allowed(caller)) return;
+  if (caller.tabId === undefined || caller.origin === 'null') return;
+  await ask({ origin: caller.origin, tabId: caller.tabId, url: caller.url || caller.origin, cmd: req.cmd, at: Date.now() });
 }
 
 /** The request's id, echoed in its answer (refusals included) so callers on a port can match them. */

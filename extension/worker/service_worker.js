@@ -7,6 +7,8 @@ import { callerFrom } from './policy.js';
 import { onDebuggerEvent } from './frames.js';
 import { knownSession, forgetTab, coreReady } from './session.js';
 import { startAgents } from './agents.js';
+import { openPort, cutPorts } from './ports.js';
+import { forgetTabGrants, KEY as GRANTS } from './grants.js';
 
 const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
 coreReady(); // the Wasm core loads while the first message is on its way
@@ -21,6 +23,20 @@ chrome.runtime.onMessageExternal.addListener((msg, sender, sendResponse) => {
   return true;
 });
 
+// Long-lived ports: the bridge content script (onConnect) and localhost pages (onConnectExternal).
+chrome.runtime.onConnect.addListener((port) => {
+  openPort(port, callerFrom(port.sender, { external: false, extensionOrigin }));
+});
+
+chrome.runtime.onConnectExternal.addListener((port) => {
+  openPort(port, callerFrom(port.sender, { external: true, extensionOrigin }));
+});
+
+// The person narrowed a grant (revoke, deny, a closed tab): open ports of that site close at once.
+chrome.storage.onChanged.addListener((changes) => {
+  if (changes[GRANTS]) cutPorts();
+});
+
 chrome.debugger.onEvent.addListener((source, method, params) => {
   onDebuggerEvent(source, method, params);
 });
@@ -32,6 +48,7 @@ chrome.debugger.onDetach.addListener((source) => {
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   forgetTab(tabId);
+  forgetTabGrants(tabId).catch(() => {});
 });
 
 chrome.tabs.onUpdated.addListener((tabId, change) => {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withExtension, refOf, webCall } from '../harness.mjs';
 
-const suite = withExtension();
+const suite = withExtension({ allow: ['127.0.0.1', 'localhost'] });
 
 const frame = (page, host) => page.frames().find((f) => f.url().includes(host));
 

@@ -252,6 +252,7 @@ test('secret values never appear in any output, in any frame or shadow root', as
 test('a web page can snapshot its own tab, and only its own', async () => {
   const other = await b.ctx.newPage();
   await other.goto(server.url('/demo.html'));
+  await b.allowSite(new URL(other.url()).origin);
   const own = await other.evaluate((id) => chrome.runtime.sendMessage(id, { cmd: 'snapshot', options: { maxChars: 2000 } }), EXTENSION_ID);
   assert.equal(own.ok, true, JSON.stringify(own));
   assert.match(own.text, /^page "axsnap demo: a small shop"/);

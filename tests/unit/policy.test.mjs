@@ -3,22 +3,15 @@
 // opened. (That the worker applies it is the end-to-end tests' job.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { code } from './error-code.mjs';
 import { callerFrom, checkCommand, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from '../../extension/worker/policy.js';
 import { COMMANDS, TAB_ACTIONS } from '../../protocol/protocol.js';
 
 const EXT = 'chrome-extension://igfmikjflpmjjplejblhobglmclempkh';
 const PAGE = 'http://127.0.0.1:4000';
 const panel = { kind: 'panel' };
-const web = (o = {}) => ({ kind: 'web', origin: PAGE, tabId: 7, frameId: 0, url: `${PAGE}/app.html`, ...o });
+const web = (o = {}) => ({ kind: 'web', origin: PAGE, tabId: 7, frameId: 0, url: `${PAGE}/app.html`, grant: { access: 'always', tabs: [], shared: [] }, ...o });
 const agent = { kind: 'agent', id: 'claude', tabs: [3, 4] };
-const code = (fn) => {
-  try {
-    fn();
-    return 'ok';
-  } catch (e) {
-    return e.code;
-  }
-};
 
 test('callers come from Chrome\'s sender only', () => {
   assert.deepEqual(callerFrom({ id: 'x', origin: EXT, url: `${EXT}/extension/panel/sidepanel.html`, tab: { id: 3 } }, { external: false, extensionOrigin: EXT }), panel);
@@ -42,7 +35,7 @@ test('commands: the panel and agents use all; a web page snapshots, acts, resolv
     if (cmd === 'tabs') for (const action of Object.keys(TAB_ACTIONS)) requests.push({ cmd, action });
     else requests.push({ cmd });
   }
-  const webAllowed = ['ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs list'];
+  const webAllowed = ['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs list'];
   for (const req of requests) {
     if (req.cmd === 'act') req.ref = 'A1';
     const name = req.action ? `${req.cmd} ${req.action}` : req.cmd;

@@ -1,0 +1,234 @@
+// Sites asking for axsnap, end to end: the person answers in the panel (its
+// buttons clicked as a person would), sites on 127.0.0.1 and localhost call
+// through externally_connectable, other sites (app.test, other.test, mapped
+// to 127.0.0.1) through the bridge content script the panel gives them.
+//
+// The extension is loaded from a copy whose manifest grants host access to
+// *.test up front: chrome.permissions.request (which the panel calls in the
+// click) shows a browser prompt no headless test can answer, and answers at
+// once, granted, when the access is there already. Everything else is the
+// extension as shipped.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, webCall, refOf, ROOT, EXTENSION_ID } from '../harness.mjs';
+import { serve } from '../server.mjs';
+
+let b;
+let server;
+let dir;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'axsnap-ext-'));
+  for (const d of ['extension', 'protocol']) await cp(join(ROOT, d), join(dir, d), { recursive: true });
+  const manifest = JSON.parse(await readFile(join(ROOT, 'manifest.json'), 'utf8'));
+  manifest.host_permissions = ['http://*.test/*'];
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+  b = await launch({ extensionDir: dir, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
+});
+
+after(async () => {
+  await b?.close();
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const originOf = (page) => new URL(page.url()).origin;
+
+/** The panel as a page, working in `tabId`. */
+async function openPanel(tabId) {
+  const panel = await b.ctx.newPage();
+  await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html?tab=${tabId}`);
+  await panel.waitForSelector('body[data-ready="true"]');
+  return panel;
+}
+
+/** Clicks one of a prompt's buttons, found as assistive technology finds them. */
+async function answerPrompt(panel, origin, name) {
+  const group = panel.getByRole('group', { name: `${origin} asks for access` });
+  await group.getByRole('button', { name, exact: true }).click();
+  await group.waitFor({ state: 'detached' });
+}
+
+async function openSites(panel) {
+  const details = panel.locator('#site-details');
+  if (!(await details.getAttribute('open') !== null)) await panel.getByText('Sites', { exact: true }).click();
+}
+
+async function siteAccess(origin) {
+  return b.panel.evaluate(async (o) => (await import('/extension/worker/grants.js')).readGrant(o), origin);
+}
+
+test('a localhost site: consent_required until the person answers; Deny, Forget, Allow once, Revoke (its open port too)', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(server.url('/site.html'));
+  const origin = originOf(page);
+  const tabId = await b.tabId(page);
+
+  const first = await webCall(page, { cmd: 'snapshot' });
+  assert.equal(first.ok, false);
+  assert.equal(first.error.code, 'consent_required', JSON.stringify(first));
+  assert.ok(!('text' in first));
+  const hello = await webCall(page, { cmd: 'hello' });
+  assert.equal(hello.ok, true, JSON.stringify(hello));
+  assert.equal(hello.access, 'none');
+  assert.deepEqual(hello.commands, ['hello', 'ping']);
+  assert.deepEqual(hello.tabs, []);
+
+  const panel = await openPanel(tabId);
+  const group = panel.getByRole('group', { name: `${origin} asks for access` });
+  await group.waitFor();
+  assert.match(await group.textContent(), /asks to use axsnap: to read the page in its tab/);
+  await answerPrompt(panel, origin, 'Deny');
+  assert.equal((await webCall(page, { cmd: 'snapshot' })).error.code, 'denied');
+  assert.equal((await webCall(page, { cmd: 'tabs' })).error.code, 'denied');
+
+  await openSites(panel);
+  await panel.getByRole('button', { name: `Forget ${origin}: it may ask again` }).click();
+  await panel.getByRole('button', { name: `Forget ${origin}: it may ask again` }).waitFor({ state: 'detached' });
+  assert.equal((await webCall(page, { cmd: 'snapshot' })).error.code, 'consent_required');
+  await answerPrompt(panel, origin, 'Allow once');
+
+  const snap = await webCall(page, { cmd: 'snapshot' });
+  assert.equal(snap.ok, true, JSON.stringify(snap));
+  assert.match(snap.text, /button "Press me" A\d+/);
+  const again = await webCall(page, { cmd: 'hello' });
+  assert.equal(again.access, 'once');
+  assert.deepEqual(again.tabs, [tabId]);
+  assert.ok(again.commands.includes('snapshot') && !again.commands.includes('navigate'));
+
+  // A long-lived port: requests with ids, then the person revokes.
+  await page.evaluate((id) => {
+    window.port = chrome.runtime.connect(id);
+    window.portMessages = [];
+    window.portClosed = false;
+    window.port.onMessage.addListener((m) => window.portMessages.push(m));
+    window.port.onDisconnect.addListener(() => { window.portClosed = true; });
+    window.port.postMessage({ cmd: 'snapshot', id: 'p1' });
+  }, EXTENSION_ID);
+  await page.waitForFunction(() => window.portMessages.some((m) => m.id === 'p1'));
+  const viaPort = await page.evaluate(() => window.portMessages.find((m) => m.id === 'p1'));
+  assert.equal(viaPort.ok, true, JSON.stringify(viaPort));
+  const ref = refOf(viaPort.text, 'Press me');
+
+  await panel.getByRole('button', { name: `Revoke ${origin}` }).click();
+  await page.waitForFunction(() => window.portClosed, null, { timeout: 5000 });
+  const closing = await page.evaluate(() => window.portMessages.at(-1));
+  assert.equal(closing.event, 'closed');
+  assert.equal(closing.error.code, 'revoked');
+  for (const msg of [{ cmd: 'snapshot' }, { cmd: 'act', ref, action: 'click' }, { cmd: 'resolve', ref }]) {
+    assert.equal((await webCall(page, msg)).error.code, 'revoked', JSON.stringify(msg));
+  }
+  assert.equal(await page.textContent('#press'), 'Press me', 'nothing was clicked');
+  assert.equal((await siteAccess(origin)).access, 'revoked');
+  await panel.close();
+  await page.close();
+});
+
+test('Allow once lasts until its tab closes; Always allow reaches every tab of the site; other tabs only when shared', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(server.url('/site.html', 'localhost'));
+  const origin = originOf(page);
+  const tabId = await b.tabId(page);
+  assert.equal((await webCall(page, { cmd: 'snapshot' })).error.code, 'consent_required');
+  const panel = await openPanel(tabId);
+  await answerPrompt(panel, origin, 'Allow once');
+  assert.equal((await webCall(page, { cmd: 'snapshot' })).ok, true);
+
+  const second = await b.ctx.newPage();
+  await second.goto(server.url('/demo.html', 'localhost'));
+  assert.equal((await webCall(second, { cmd: 'snapshot' })).error.code, 'consent_required', 'the same site in another tab asks again');
+  await page.close();
+  await second.waitForTimeout(300);
+  assert.equal((await siteAccess(origin)).access, 'none', 'closing the tab ended "Allow once"');
+
+  await answerPrompt(panel, origin, 'Always allow');
+  const own = await webCall(second, { cmd: 'snapshot' });
+  assert.equal(own.ok, true, JSON.stringify(own));
+  assert.equal((await b.panel.evaluate((o) => chrome.storage.local.get('grants'), origin)).grants[origin].access, 'always');
+
+  // Another tab: forbidden, until the person shares it from the panel (working in that tab).
+  const other = await b.ctx.newPage();
+  await other.goto(server.url('/form.html'));
+  const otherId = await b.tabId(other);
+  assert.equal((await webCall(second, { cmd: 'snapshot', tabId: otherId })).error.code, 'forbidden');
+  const list = await webCall(second, { cmd: 'tabs' });
+  assert.deepEqual(list.tabs.map((t) => t.tabId), [await b.tabId(second)]);
+  const inOther = await openPanel(otherId);
+  await openSites(inOther);
+  await inOther.getByRole('button', { name: `Share Checkout with ${origin}` }).click();
+  await inOther.getByRole('button', { name: `Stop sharing “Checkout” with ${origin}` }).waitFor();
+  const shared = await webCall(second, { cmd: 'snapshot', tabId: otherId, options: { full: true } });
+  assert.equal(shared.ok, true, JSON.stringify(shared));
+  assert.match(shared.text, /Cross button/, 'a shared tab is seen whole');
+  await inOther.getByRole('button', { name: `Stop sharing “Checkout” with ${origin}` }).click();
+  await inOther.getByRole('button', { name: `Share Checkout with ${origin}` }).waitFor();
+  assert.equal((await webCall(second, { cmd: 'snapshot', tabId: otherId })).error.code, 'forbidden');
+  for (const p of [panel, inOther, other, second]) await p.close();
+});
+
+test('the bridge: app.test allowed from the panel talks over postMessage; other sites, frames and windows get nothing', async () => {
+  const other = await b.ctx.newPage();
+  await other.goto(`http://other.test:${server.port}/site.html`);
+  const page = await b.ctx.newPage();
+  await page.goto(`http://app.test:${server.port}/site.html?frame=${encodeURIComponent(`http://other.test:${server.port}/site.html`)}`);
+  const origin = originOf(page);
+  const tabId = await b.tabId(page);
+  // Never allowed: no bridge, so no answer at all (the client says consent_required after its probe).
+  assert.deepEqual(await page.evaluate(() => window.viaBridge({ cmd: 'snapshot' }, 800)), { timeout: true });
+
+  const panel = await openPanel(tabId);
+  await openSites(panel);
+  await panel.getByRole('button', { name: 'Let this tab\'s site connect' }).click();
+  await answerPrompt(panel, origin, 'Allow once');
+  let snap;
+  for (let i = 0; i < 20 && !(snap && snap.ok); i++) snap = await page.evaluate(() => window.viaBridge({ cmd: 'snapshot', options: { full: true } }, 1000));
+  assert.equal(snap.ok, true, JSON.stringify(snap));
+  assert.equal(snap.tabId, tabId);
+  assert.match(snap.text, /button "Press me" A\d+/);
+  assert.ok(!/iframe "Embedded"\n +(#|button)/.test(snap.text), `the other.test frame is not app.test's:\n${snap.text}`);
+  const act = await page.evaluate((ref) => window.viaBridge({ cmd: 'act', ref, action: 'click' }), refOf(snap.text, 'Press me'));
+  assert.equal(act.ok, true, JSON.stringify(act));
+  assert.equal(await page.textContent('#press'), 'Pressed');
+
+  // The other.test frame inside the allowed page has its own origin: its own bridge (host access covers *.test here) gets consent_required.
+  const frame = page.frames().find((f) => f !== page.mainFrame());
+  const framed = await frame.evaluate(() => window.viaBridge({ cmd: 'snapshot' }, 1500));
+  assert.ok(framed.timeout || framed.error.code === 'consent_required', JSON.stringify(framed));
+  // Forged traffic: the frame posting to its parent, a window.open'ed page posting to its opener, fake origin fields.
+  await frame.evaluate(() => parent.postMessage({ axsnap: 'request', msg: { cmd: 'snapshot', id: 'forged-frame' } }, '*'));
+  const popupPromise = b.ctx.waitForEvent('page');
+  await page.evaluate((url) => { window.popup = window.open(url); }, `http://other.test:${server.port}/site.html`);
+  const popup = await popupPromise;
+  await popup.waitForLoadState();
+  await popup.evaluate(() => opener.postMessage({ axsnap: 'request', msg: { cmd: 'snapshot', id: 'forged-popup' } }, '*'));
+  const fake = await page.evaluate(() => window.viaBridge({ cmd: 'snapshot', origin: 'http://app.test', sender: { tab: { id: 1 } } }));
+  assert.equal(fake.error.code, 'bad_request', 'fields a page adds are refused, never believed');
+  await page.waitForTimeout(800);
+  const forged = await page.evaluate(() => window.answers.filter((a) => a && String(a.id).startsWith('forged')));
+  assert.deepEqual(forged, [], 'nothing posted by another window is relayed');
+  assert.equal((await popup.evaluate(() => window.viaBridge({ cmd: 'snapshot' }, 1500))).timeout || false, true, 'other.test was never allowed: no answer');
+
+  // Oversize and flooding: typed errors, and other callers keep working.
+  const big = await page.evaluate(() => window.viaBridge({ cmd: 'snapshot', options: { root: 'x'.repeat(1_100_000) } }, 5000));
+  assert.equal(big.error.code, 'too_large', JSON.stringify(big).slice(0, 200));
+  const flood = await page.evaluate(() => Promise.all(Array.from({ length: 400 }, () => window.viaBridge({ cmd: 'ping' }, 8000))));
+  const codes = flood.map((a) => (a.ok ? 'ok' : a.error ? a.error.code : 'timeout'));
+  assert.ok(codes.includes('rate_limited'), codes.join(','));
+  assert.ok(!codes.includes('timeout'), 'every request is answered');
+  const local = await b.ctx.newPage();
+  await local.goto(server.url('/demo.html'));
+  assert.equal((await webCall(local, { cmd: 'ping' })).ok, true, 'another site is not slowed by the flood');
+
+  // Revoke closes the bridge's port and cuts the site off.
+  await openSites(panel);
+  await panel.getByRole('button', { name: `Revoke ${origin}` }).click();
+  await page.waitForFunction(() => window.events.some((e) => e.event === 'closed'), null, { timeout: 5000 });
+  assert.equal((await page.evaluate(() => window.events.find((e) => e.event === 'closed'))).error.code, 'revoked');
+  await page.waitForTimeout(1100); // the flood's budget refills
+  assert.equal((await page.evaluate(() => window.viaBridge({ cmd: 'snapshot' }))).error.code, 'revoked');
+  for (const p of [panel, popup, page, other, local]) await p.close();
+});

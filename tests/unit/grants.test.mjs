@@ -1,0 +1,123 @@
+// The person's answers to sites, without a browser: what each answer stores,
+// what a stored grant allows (policy.js), what ends with a tab, and the
+// per-origin rate limit. (The panel's buttons and the worker's use of them
+// are tests/e2e/webapps.test.mjs's job.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { code } from './error-code.mjs';
+import { grantOf, answered, withoutTab, withPrompt } from '../../extension/worker/grants.js';
+import { allowed, checkConsent, commandsFor, mayReachTab, visibleFrames } from '../../extension/worker/policy.js';
+import { patternOf, directlyConnectable } from '../../extension/bridge/register.js';
+import { RateLimiter } from '../../extension/worker/rate.js';
+import { COMMANDS } from '../../protocol/protocol.js';
+
+const APP = 'http://app.test:8080';
+const OTHER = 'http://other.test:8080';
+const empty = { always: {}, session: {} };
+const caller = (grant, o = {}) => ({ kind: 'web', origin: APP, tabId: 5, frameId: 0, url: `${APP}/`, grant, ...o });
+const apply = (stores, ...answers) => answers.reduce((s, [origin, a]) => answered(s, origin, a, 1), stores);
+
+test('never asked: consent_required for everything with page data; hello and ping answer', () => {
+  const g = grantOf(APP, {}, {});
+  assert.deepEqual(g, { access: 'none', tabs: [], shared: [] });
+  for (const cmd of ['snapshot', 'act', 'resolve', 'reset', 'tabs']) assert.equal(code(() => checkConsent(caller(g), { cmd })), 'consent_required', cmd);
+  for (const cmd of ['hello', 'ping']) assert.equal(code(() => checkConsent(caller(g), { cmd })), 'ok', cmd);
+  assert.equal(mayReachTab(caller(g), 5), false, 'not even its own tab');
+  assert.deepEqual(commandsFor(caller(g), Object.keys(COMMANDS)), ['hello', 'ping']);
+  assert.equal(code(() => checkConsent(caller(undefined), { cmd: 'snapshot' })), 'consent_required', 'no grant read: nothing');
+  // Origins are a page's to choose: nothing inherited from Object.prototype counts.
+  assert.equal(grantOf('__proto__', {}, {}).access, 'none');
+  assert.equal(grantOf('constructor', {}, {}).access, 'none');
+});
+
+test('allow once: the tab that asked, until it closes', () => {
+  const s = apply(empty, [APP, { kind: 'once', tabId: 5 }]);
+  assert.deepEqual(s.always, {});
+  const g = grantOf(APP, s.always, s.session);
+  assert.deepEqual(g, { access: 'once', tabs: [5], shared: [] });
+  assert.equal(allowed(caller(g)), true);
+  assert.equal(code(() => checkConsent(caller(g, { tabId: 6 }), { cmd: 'snapshot' })), 'consent_required', 'the same site in another tab asks again');
+  assert.equal(grantOf(OTHER, s.always, s.session).access, 'none', 'one origin\'s answer is not another\'s');
+  assert.equal(grantOf('http://app.test:8081', s.always, s.session).access, 'none', 'another port is another origin');
+  const closed = withoutTab(s.session, 5);
+  assert.deepEqual(grantOf(APP, s.always, closed).access, 'none', 'closing the tab ends it');
+  assert.deepEqual(closed, {});
+  // Allowed once in two tabs: closing one keeps the other.
+  const two = apply(s, [APP, { kind: 'once', tabId: 9 }]);
+  assert.deepEqual(grantOf(APP, two.always, withoutTab(two.session, 5)).tabs, [9]);
+});
+
+test('always: every tab of the site, stored in local storage; deny and revoke win and cut it off', () => {
+  const s = apply(empty, [APP, { kind: 'always' }]);
+  assert.equal(s.always[APP].access, 'always');
+  const g = grantOf(APP, s.always, s.session);
+  assert.equal(allowed(caller(g, { tabId: 77 })), true);
+  assert.equal(grantOf(APP, s.always, withoutTab(s.session, 5)).access, 'always', 'a closed tab does not end it');
+  assert.equal(grantOf(APP, s.always, {}).access, 'always', 'after a restart (session storage gone) it holds');
+
+  const revoked = apply(s, [APP, { kind: 'revoke' }]);
+  assert.equal(revoked.always[APP], undefined);
+  assert.equal(code(() => checkConsent(caller(grantOf(APP, revoked.always, revoked.session)), { cmd: 'snapshot' })), 'revoked');
+  // A stale "always" left in local storage (a write that raced) does not undo a revoke.
+  assert.equal(grantOf(APP, s.always, revoked.session).access, 'revoked');
+  const denied = apply(empty, [APP, { kind: 'deny' }]);
+  assert.equal(code(() => checkConsent(caller(grantOf(APP, denied.always, denied.session)), { cmd: 'act' })), 'denied');
+  assert.equal(commandsFor(caller(grantOf(APP, denied.always, denied.session)), Object.keys(COMMANDS)).includes('snapshot'), false);
+  const forgotten = apply(revoked, [APP, { kind: 'forget' }]);
+  assert.equal(grantOf(APP, forgotten.always, forgotten.session).access, 'none', 'forget: it may ask again');
+  assert.equal(withoutTab(denied.session, 5)[APP].access, 'denied', 'a deny outlives the tab');
+});
+
+test('shared tabs: reached only while allowed, seen whole; own tab keeps the own-origin frame rule', () => {
+  const s = apply(empty, [APP, { kind: 'always' }], [APP, { kind: 'share', tabId: 12 }]);
+  const g = grantOf(APP, s.always, s.session);
+  assert.deepEqual(g.shared, [12]);
+  const c = caller(g);
+  assert.equal(mayReachTab(c, 5), true);
+  assert.equal(mayReachTab(c, 12), true);
+  assert.equal(mayReachTab(c, 13), false);
+  const frames = [{ frameId: 'T', origin: OTHER }, { frameId: 'F', parentId: 'T', origin: 'http://x.test' }];
+  assert.equal(visibleFrames(c, frames, 12), null, 'a shared tab is seen whole');
+  assert.deepEqual([...visibleFrames(c, [{ frameId: 'T', origin: APP }, ...frames.slice(1)], 5)], ['T'], 'its own tab: its own origin only');
+  const unshared = apply(s, [APP, { kind: 'unshare', tabId: 12 }]);
+  assert.equal(mayReachTab(caller(grantOf(APP, unshared.always, unshared.session)), 12), false);
+  const gone = grantOf(APP, s.always, withoutTab(s.session, 12));
+  assert.deepEqual(gone.shared, []);
+  const revoked = apply(s, [APP, { kind: 'revoke' }]);
+  assert.equal(mayReachTab(caller(grantOf(APP, revoked.always, revoked.session)), 12), false, 'revoke ends shares too');
+  // A frame of another site inside an allowed page has its own origin, and no grant of its own.
+  const framed = caller(grantOf(OTHER, s.always, s.session), { origin: OTHER, frameId: 3 });
+  assert.equal(code(() => checkConsent(framed, { cmd: 'snapshot' })), 'consent_required');
+});
+
+test('prompts: one per origin, newest first, bounded', () => {
+  let p = [];
+  for (let i = 0; i < 30; i++) p = withPrompt(p, { origin: `http://s${i}.test`, tabId: i, url: '', cmd: 'hello', at: i });
+  assert.equal(p.length, 20);
+  assert.equal(p[0].origin, 'http://s29.test');
+  p = withPrompt(p, { origin: 'http://s25.test', tabId: 1, url: '', cmd: 'snapshot', at: 99 });
+  assert.equal(p.filter((x) => x.origin === 'http://s25.test').length, 1);
+  assert.equal(p[0].cmd, 'snapshot');
+});
+
+test('bridge host patterns; localhost needs no bridge', () => {
+  assert.equal(patternOf('http://app.test:8080'), 'http://app.test/*');
+  assert.equal(patternOf('https://a.example'), 'https://a.example/*');
+  assert.equal(directlyConnectable('http://127.0.0.1:3000'), true);
+  assert.equal(directlyConnectable('http://localhost'), true);
+  assert.equal(directlyConnectable('https://localhost'), false);
+  assert.equal(directlyConnectable('http://app.test'), false);
+});
+
+test('rate limit: a burst, then the rate; per origin', () => {
+  let now = 0;
+  const r = new RateLimiter({ rate: 10, burst: 5, now: () => now });
+  for (let i = 0; i < 5; i++) r.take(APP);
+  assert.equal(code(() => r.take(APP)), 'rate_limited');
+  assert.equal(code(() => r.take(OTHER)), 'ok', 'another origin keeps working');
+  now = 100;
+  assert.equal(code(() => r.take(APP)), 'ok', 'a tenth of a second later: one more');
+  assert.equal(code(() => r.take(APP)), 'rate_limited');
+  now = 10_000;
+  for (let i = 0; i < 5; i++) r.take(APP);
+});
