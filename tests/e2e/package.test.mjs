@@ -24,10 +24,10 @@ test('npm run package builds a zip of only what the extension loads, and it load
   const files = unzipSync(await readFile(ZIP));
   const names = Object.keys(files).sort();
   for (const needed of ['manifest.json', 'extension/worker/service_worker.js', 'extension/worker/router.js', 'extension/panel/sidepanel.html',
-    'extension/pkg/axsnap_wasm.js', 'extension/pkg/axsnap_wasm_bg.wasm', 'protocol/protocol.js', 'protocol/validate.js']) {
+    'extension/pkg/axsnap_wasm.js', 'extension/pkg/axsnap_wasm_bg.wasm', 'protocol/protocol.js', 'protocol/validate.js', 'extension/bridge/bridge.js']) {
     assert.ok(names.includes(needed), `${needed} missing from ${names.join(', ')}`);
   }
-  const allowed = /^(manifest\.json|extension\/(worker|panel|agent)\/.+\.(js|html|css|png|svg)|extension\/pkg\/[^/]+\.(js|wasm)|protocol\/[^/]+\.js)$/;
+  const allowed = /^(manifest\.json|extension\/(worker|panel|agent|bridge)\/.+\.(js|html|css|png|svg)|extension\/pkg\/[^/]+\.(js|wasm)|protocol\/[^/]+\.js)$/;
   for (const name of names) assert.match(name, allowed, `${name} does not belong in the package`);
   assert.ok(!names.some((n) => /\.d\.ts$|package\.json$|\.rs$|^tests\/|^target\/|^node_modules\//.test(n)));
 
