@@ -179,24 +179,19 @@ pub struct SingleTree {
     nodes: Vec<AxNode>,
 }
 
+/// What a parse error of the input says first.
+pub const NOT_INPUT: &str = "not a getFullAXTree response or {frames:[…]} input";
+
 impl SnapshotInput {
     /// Accepts a raw `getFullAXTree` response (`{nodes}`, or `{result:{nodes}}`
     /// as saved from a CDP log) or the extension's `{frames:[…]}`.
     pub fn from_json(text: &str) -> Result<Self, crate::Error> {
-        let raw: RawInput = serde_json::from_str(text).map_err(|e| {
-            crate::Error::bad_input(format!(
-                "not a getFullAXTree response or {{frames:[…]}} input: {e}"
-            ))
-        })?;
+        let raw: RawInput = serde_json::from_str(text).map_err(|e| crate::Error::unparsable(NOT_INPUT, &e.to_string()))?;
         Self::from_raw(raw)
     }
 
     pub fn from_value(value: Value) -> Result<Self, crate::Error> {
-        let raw: RawInput = serde_json::from_value(value).map_err(|e| {
-            crate::Error::bad_input(format!(
-                "not a getFullAXTree response or {{frames:[…]}} input: {e}"
-            ))
-        })?;
+        let raw: RawInput = serde_json::from_value(value).map_err(|e| crate::Error::unparsable(NOT_INPUT, &e.to_string()))?;
         Self::from_raw(raw)
     }
 

@@ -42,6 +42,22 @@ impl Error {
     pub fn bad_input(message: impl Into<String>) -> Self {
         Self::new(ErrorCode::BadInput, message)
     }
+
+    /// Input that does not parse. serde's message quotes the value it
+    /// stopped at (`invalid type: string "…", expected a boolean`), and the
+    /// input is page text, secrets included: only what was expected, and
+    /// where, is kept.
+    pub fn unparsable(what: &str, serde_message: &str) -> Self {
+        const QUOTING: [&str; 4] = ["invalid type: ", "invalid value: ", "unknown variant ", "unknown field "];
+        let detail = if !QUOTING.iter().any(|q| serde_message.starts_with(q)) {
+            serde_message.to_string()
+        } else if let Some(i) = serde_message.rfind(", expected ") {
+            format!("a value of the wrong kind, {}", &serde_message[i + 2..])
+        } else {
+            "a value of the wrong kind".to_string()
+        };
+        Self::bad_input(format!("{what}: {detail}"))
+    }
 }
 
 impl fmt::Display for Error {
@@ -51,3 +67,17 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::Error;
+
+    #[test]
+    fn a_parse_error_never_quotes_the_input() {
+        let e = serde_json::from_str::<bool>(r#""CNRY-secret""#).unwrap_err();
+        let msg = Error::unparsable("input", &e.to_string()).message;
+        assert_eq!(msg, "input: a value of the wrong kind, expected a boolean at line 1 column 13");
+        let e = serde_json::from_str::<Vec<u8>>("[1, x]").unwrap_err();
+        assert_eq!(Error::unparsable("input", &e.to_string()).message, format!("input: {e}"));
+    }
+}

@@ -316,3 +316,27 @@ fn no_secret_no_change() {
     assert_eq!(s.text, "page \"Dots\"\nLoading •••• done\nbutton \"Go ••••\" A0\n");
     assert!(s.secrets.is_empty());
 }
+
+/// What the page draws in a secret field is cut like its value, where the
+/// tree reports no value (an editable element, a value not exposed).
+#[test]
+fn a_secret_field_s_drawn_text_is_cut_too() {
+    let mut nodes = vec![node(1, "RootWebArea", "Notes", &[10, 30])];
+    nodes.extend(field(10, "Recovery phrase", "", 11));
+    nodes[2]["name"] = json!({"type":"computedString","value":"drawn-CNRY-55"});
+    nodes[3]["name"] = json!({"type":"computedString","value":"drawn-CNRY-55"});
+    nodes.push(relate(node(30, "button", "Copy drawn-CNRY-55", &[]), "labelledby", &[10]));
+    let facts = vec![FieldFacts { text_security: "disc".into(), ..fact(10, &[]) }];
+    let input = page(nodes);
+    assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
+}
+
+/// Malformed input is an error that says what was expected and where, and
+/// never quotes the input: it is page text, and may hold a secret.
+#[test]
+fn a_parse_error_never_quotes_the_page() {
+    let bad = r#"{"nodes":[{"nodeId":"1","ignored":"CNRY-typed-by-a-person","role":{"value":"RootWebArea"}}]}"#;
+    let e = SnapshotInput::from_json(bad).unwrap_err();
+    assert!(!e.message.contains("CNRY"), "{}", e.message);
+    assert!(e.message.contains("expected a boolean at line 1"), "{}", e.message);
+}

@@ -2,7 +2,7 @@
 //! table across snapshots. Values in, core call, values out; every failure
 //! is a JS `Error` with a stable `code`.
 
-use axsnap_core::cdp::RawInput;
+use axsnap_core::cdp::{RawInput, NOT_INPUT};
 use axsnap_core::{Defaults, Error, FieldFacts, Options, RefTable, SecretField, Snapshot, SnapshotInput, Stats};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -85,7 +85,7 @@ impl Snapshotter {
     /// 223 vs 178 + 72 ms on a 45,000-node page, 127 vs 98 + 36 ms on 20,000.
     pub fn snapshot(&mut self, input: JsValue, facts: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         let raw: RawInput = serde_wasm_bindgen::from_value(input)
-            .map_err(|e| js_error("bad_input", &format!("not a getFullAXTree response or {{frames:[…]}} input: {e}")))?;
+            .map_err(|e| core_error(Error::unparsable(NOT_INPUT, &e.to_string())))?;
         let input = SnapshotInput::from_raw(raw).map_err(core_error)?;
         self.run(&input, facts, opts)
     }

@@ -187,6 +187,14 @@ fn find_fields(tree: &Tree, facts: &[FieldFacts]) -> Vec<Field> {
         for v in [node.value.as_deref(), node.props.value_text.as_deref(), fact.and_then(|f| f.value.as_deref())].into_iter().flatten() {
             field.add(v);
         }
+        // What the page draws in it is its value too (bullets, for a field
+        // masked by CSS).
+        for d in tree.descendants(id as NodeId).take(16) {
+            let n = tree.node(d);
+            if n.role == Role::StaticText {
+                field.add(&n.name);
+            }
+        }
         fields.push(field);
     }
     // Facts left: fields the tree leaves out (hidden, yet a label points at them).
