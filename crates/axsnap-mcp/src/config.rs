@@ -22,7 +22,7 @@ usage:
              stored in the token file, made on first use (env AXSNAP_MCP_TOKEN_FILE, default
              ~/.config/axsnap/mcp-token)
   --connect-timeout S  how long a tool call waits for the extension to connect, in seconds
-             (env AXSNAP_MCP_CONNECT_TIMEOUT; default 30)";
+             (env AXSNAP_MCP_CONNECT_TIMEOUT; default 40)";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -41,8 +41,9 @@ pub struct Config {
     pub connect_timeout: u64,
 }
 
-/// The default of `--connect-timeout`: the extension looks for servers at least every 30 s.
-pub const DEFAULT_CONNECT_TIMEOUT: u64 = 30;
+/// The default of `--connect-timeout`: a sleeping extension looks for servers every 30 s (an alarm), and
+/// Chrome may fire an alarm a little late.
+pub const DEFAULT_CONNECT_TIMEOUT: u64 = 40;
 
 /// Parses the arguments (without the program name) and the environment.
 pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Command, String> {
@@ -152,12 +153,12 @@ mod tests {
             "AXSNAP_MCP_TOKEN" => Some("from-the-environment".to_string()),
             _ => None,
         };
-        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()), connect_timeout: 30 })));
+        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()), connect_timeout: 40 })));
         assert_eq!(
             parse(&args(&["--port", "9001", &format!("--token={T}"), "--connect-timeout", "3"]), env),
             Ok(Command::Serve(Config { port: Some(9001), token: Some(T.into()), connect_timeout: 3 }))
         );
-        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None, connect_timeout: 30 })));
+        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None, connect_timeout: 40 })));
     }
 
     #[test]

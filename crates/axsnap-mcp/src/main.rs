@@ -15,9 +15,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let command = config::parse(&args, |k| std::env::var(k).ok()).unwrap_or_else(|e| fail(&e));
     match command {
-        Command::Help => println!("{}", config::USAGE),
-        Command::Version => println!("axsnap-mcp {}", env!("CARGO_PKG_VERSION")),
-        Command::PrintToken(c) => println!("{}", token(&c)),
+        Command::Help => say(config::USAGE),
+        Command::Version => say(&format!("axsnap-mcp {}", env!("CARGO_PKG_VERSION"))),
+        Command::PrintToken(c) => say(&token(&c)),
         Command::Serve(c) => {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap_or_else(|e| fail(&e.to_string()));
             runtime.block_on(serve(c));
@@ -25,6 +25,12 @@ fn main() {
             runtime.shutdown_background();
         }
     }
+}
+
+/// One line to stdout; a reader that closed early (`| head`) is no error.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{line}");
 }
 
 fn fail(message: &str) -> ! {
