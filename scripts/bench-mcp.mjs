@@ -115,16 +115,23 @@ const flows = {
 
 const results = {};
 const secretSeen = {};
-for (const [name, flow] of Object.entries(flows)) {
-  results[name] = [];
-  secretSeen[name] = false;
-  await flow(async (label, fn) => {
-    const text = await fn();
-    results[name].push({ label, tokens: tokens(text) });
-    if (process.env.AXSNAP_BENCH_SHOW) console.log(`--- ${name}: ${label}\n${text}`);
-    if (text.includes(CANARY) || /"Password"[^\n]*•/.test(text)) secretSeen[name] = true;
-    return text;
-  });
+try {
+  for (const [name, flow] of Object.entries(flows)) {
+    results[name] = [];
+    secretSeen[name] = false;
+    await flow(async (label, fn) => {
+      const text = await fn();
+      results[name].push({ label, tokens: tokens(text) });
+      if (process.env.AXSNAP_BENCH_SHOW) console.log(`--- ${name}: ${label}\n${text}`);
+      if (text.includes(CANARY) || /"Password"[^\n]*•/.test(text)) secretSeen[name] = true;
+      return text;
+    });
+  }
+} catch (e) {
+  // A failed step leaves no Chromium and no server behind.
+  console.error(e.message);
+  await Promise.all([axsnap.close(), cdt.close(), chromiumProcess.close(), server.close()]);
+  process.exit(1);
 }
 
 const listTokens = async (c) => tokens(JSON.stringify((await c.listTools()).tools));
