@@ -34,8 +34,10 @@ export type ErrorCode =
   | "stale_ref"
   /** the element has no box on screen; nothing was done */
   | "not_visible"
-  /** another element covers the element's centre; nothing was clicked */
+  /** another element is at the point the press would hit (checked after the pointer moved there); nothing was clicked */
   | "obscured"
+  /** the page moved the focus away from the element; nothing (more) was typed */
+  | "focus_moved"
   /** the element is not a text field */
   | "not_fillable"
   /** the element is not a <select> */
@@ -62,8 +64,14 @@ export type ErrorCode =
   | "cdp_error"
   /** a script in the page failed while acting */
   | "page_error"
-  /** a wait ran out of time (wait_for, or an answer over the desktop-agents bridge) */
+  /** a wait ran out of time: a debugger call past its deadline (nothing more was done: try again), wait_for, or an answer over the desktop-agents bridge */
   | "timeout"
+  /** the page does not answer at all (a script that never yields, or a dialog in a tab sharing its process); nothing more was done */
+  | "page_busy"
+  /** a JavaScript dialog is open on the tab (error.dialog has its type and message): answer it with the dialog action */
+  | "dialog_open"
+  /** there is no dialog to answer on this tab */
+  | "no_dialog"
   /** desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel */
   | "no_extension"
   /** desktop agents (axsnap-mcp): the extension went away while the call ran (turned off, restarted); it may or may not have been done */
@@ -91,7 +99,7 @@ export interface SnapshotOptions {
   root?: string;
 }
 
-export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll";
+export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";
 
 /** the compact text (or JSON) view of a tab, with refs to act on */
 export interface SnapshotRequest {
@@ -261,21 +269,48 @@ export interface ActRequest_Scroll {
   tabId?: number;
   /** a ref from a snapshot, like `A7` */
   ref?: string;
-  /** `"up"`, `"down"` or pixels (down is positive) */
+  /** `"up"`, `"down"` or pixels (down is positive; at most 100,000 per call) */
   value?: "up" | "down" | number;
 }
+export interface ActRequest_Dialog {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** answer the tab's JavaScript dialog (alert, confirm, prompt, beforeunload) */
+  action: "dialog";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** `"accept"` or `"dismiss"` */
+  value: "accept" | "dismiss";
+  /** a prompt's answer */
+  text?: string;
+}
 /** act on an element by ref */
-export type ActRequest = ActRequest_Click | ActRequest_Fill | ActRequest_Type | ActRequest_Press | ActRequest_Select | ActRequest_Check | ActRequest_Uncheck | ActRequest_Hover | ActRequest_Focus | ActRequest_Scroll;
+export type ActRequest = ActRequest_Click | ActRequest_Fill | ActRequest_Type | ActRequest_Press | ActRequest_Select | ActRequest_Check | ActRequest_Uncheck | ActRequest_Hover | ActRequest_Focus | ActRequest_Scroll | ActRequest_Dialog;
 
 export interface ActResult {
   /** the action done */
-  action: "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll";
+  action: "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";
   /** the ref acted on */
   ref?: string;
   /** the label of the option chosen */
   selected?: string;
   /** the state now */
   checked?: boolean;
+  /** the pixels scrolled */
+  deltaY?: number;
+  /** whether the dialog was accepted */
+  accepted?: boolean;
+  /** the dialog answered; any action whose last step opened one (a `confirm()` in a click handler) says which here */
+  dialog?: {
+    /** alert, confirm, prompt or beforeunload */
+    type: string;
+    /** its message */
+    message: string;
+    /** the page that opened it */
+    url: string;
+    [key: string]: unknown;
+  };
 }
 
 /** where a ref points: its frame, DOM node, role, name and a link's full URL */

@@ -29,7 +29,8 @@ export const ERRORS = {
   unknown_ref: 'the ref was never issued to this caller in this tab',
   stale_ref: 'the element is gone (removed, or the page navigated): take a new snapshot',
   not_visible: 'the element has no box on screen; nothing was done',
-  obscured: 'another element covers the element\'s centre; nothing was clicked',
+  obscured: 'another element is at the point the press would hit (checked after the pointer moved there); nothing was clicked',
+  focus_moved: 'the page moved the focus away from the element; nothing (more) was typed',
   not_fillable: 'the element is not a text field',
   not_a_select: 'the element is not a `<select>`',
   no_such_option: 'the `<select>` has no option with that value or label',
@@ -43,7 +44,10 @@ export const ERRORS = {
   bad_input: 'the core could not read the accessibility tree',
   cdp_error: 'Chrome refused a debugger command',
   page_error: 'a script in the page failed while acting',
-  timeout: 'a wait ran out of time (`wait_for`, or an answer over the desktop-agents bridge)',
+  timeout: 'a wait ran out of time: a debugger call past its deadline (nothing more was done: try again), `wait_for`, or an answer over the desktop-agents bridge',
+  page_busy: 'the page does not answer at all (a script that never yields, or a dialog in a tab sharing its process); nothing more was done',
+  dialog_open: 'a JavaScript dialog is open on the tab (`error.dialog` has its `type` and `message`): answer it with the `dialog` action',
+  no_dialog: 'there is no dialog to answer on this tab',
   no_extension: 'desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel',
   disconnected: 'desktop agents (axsnap-mcp): the extension went away while the call ran (turned off, restarted); it may or may not have been done',
   internal: 'a bug in axsnap: please report it',
@@ -73,6 +77,8 @@ export const OPTIONS = {
 };
 
 const scrollAmount = { anyOf: [{ enum: ['up', 'down'] }, { type: 'number', minimum: -1e6, maximum: 1e6 }] };
+/** One call scrolls at most this far (pixels); `deltaY` in the answer says how far it went. */
+export const MAX_SCROLL = 100000;
 
 /**
  * Actions of `act`: whether they need a `ref` (`none`: they take none), the
@@ -92,7 +98,23 @@ export const ACTIONS = {
   uncheck: { ref: 'required', result: { checked: boolean('the state now') }, description: 'make a checkbox or switch unchecked' },
   hover: { ref: 'required', description: 'move the mouse over the element' },
   focus: { ref: 'required', description: 'focus the element' },
-  scroll: { ref: 'optional', value: { ...scrollAmount, description: '`"up"`, `"down"` or pixels (down is positive)' }, description: 'scroll the page or the element; with a ref and no value, scroll it into view' },
+  scroll: {
+    ref: 'optional', value: { ...scrollAmount, description: '`"up"`, `"down"` or pixels (down is positive; at most 100,000 per call)' },
+    result: { deltaY: { type: 'number', description: 'the pixels scrolled' } },
+    description: 'scroll the page or the element; with a ref and no value, scroll it into view',
+  },
+  dialog: {
+    ref: 'none', value: { enum: ['accept', 'dismiss'], description: '`"accept"` or `"dismiss"`' }, valueRequired: true,
+    fields: { text: string('a prompt\'s answer', { maxLength: 100000 }) },
+    result: {
+      accepted: boolean('whether the dialog was accepted'),
+      dialog: {
+        type: 'object', additional: true, description: 'the dialog answered; any action whose last step opened one (a `confirm()` in a click handler) says which here',
+        properties: { type: string('alert, confirm, prompt or beforeunload'), message: string('its message'), url: string('the page that opened it') },
+      },
+    },
+    description: 'answer the tab\'s JavaScript dialog (alert, confirm, prompt, beforeunload)',
+  },
 };
 
 const tabId = integer('the tab; default: the caller\'s tab (a web page\'s own tab, else the active tab)');

@@ -1,10 +1,15 @@
-// Acting on an element by ref: the ref is resolved by the core to a frame
-// and a backendDOMNodeId, and every action checks that it lands on that
-// element. A value typed into a field is never logged or echoed.
+// Acting on an element by ref. The core resolves a ref to a frame, the
+// document it was issued in and a backendDOMNodeId; before anything is sent
+// the frame must still show that document and the element must still be in
+// it (else `stale_ref`). A click is pressed only where a hit test, after the
+// pointer has moved there, finds the target; keys are sent only while the
+// target holds the focus. A value typed into a field is never logged or echoed.
 
 import { send } from './cdp.js';
 import { AxError } from './errors.js';
-import { ACTIONS } from '../../protocol/protocol.js';
+import { locateFrame } from './frames.js';
+import { answerDialog } from './dialogs.js';
+import { ACTIONS, MAX_SCROLL } from '../../protocol/protocol.js';
 
 /** Keys `press` knows: key → [code, keyCode, text] */
 const KEYS = {
@@ -14,27 +19,110 @@ const KEYS = {
   PageUp: ['PageUp', 33, ''], PageDown: ['PageDown', 34, ''], Space: ['Space', 32, ' '], ' ': ['Space', 32, ' '],
 };
 
+/** Pixels `scroll` moves for "up" and "down". */
+const SCROLL_STEP = 600;
+/** Reads of an element's box until two agree (smooth scrolling, late layout). */
+const SETTLE_READS = 8;
 
 /**
- * @typedef {{tabId:number, sessionId?:string, backendNodeId?:number, ref?:string}} Target
+ * @typedef {{tabId:number, ref?:string, frame?:string, document?:string, backendNodeId?:number,
+ *   sessionId?:string, objectId?:string, owners?:Array<Owner>}} Target
+ * @typedef {{sessionId?:string, backendNodeId:number, objectId:string, crossProcess:boolean}} Owner
+ *   an <iframe> on the way from the target's frame up to the page
  */
 
-async function callOn(t, fn, args = []) {
+const stale = (t, why) => new AxError('stale_ref', `${t.ref} is stale: ${why}; take a new snapshot`);
+
+/**
+ * Checks that the ref's frame still shows the ref's document and that its
+ * element is still in it, and holds on to the element (and the <iframe>s
+ * above it) for the action.
+ * @param {Target} t
+ */
+async function bind(t) {
+  const here = await locateFrame(t.tabId, t.frame);
+  if (!here) throw stale(t, 'its frame is gone');
+  if (!t.document || here.document !== t.document) throw stale(t, `the page it belongs to was replaced (the frame now shows ${here.url})`);
+  t.sessionId = here.sessionId;
   const { object } = await send(t.tabId, t.sessionId, 'DOM.resolveNode', { backendNodeId: t.backendNodeId });
-  try {
-    const r = await send(t.tabId, t.sessionId, 'Runtime.callFunctionOn', {
-      objectId: object.objectId, functionDeclaration: fn.toString(), arguments: args, returnByValue: true, awaitPromise: true,
-    });
-    if (r.exceptionDetails) throw new AxError('page_error', `${t.ref}: ${r.exceptionDetails.text || 'script error'}`);
-    return r.result.value;
-  } finally {
-    send(t.tabId, t.sessionId, 'Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+  t.objectId = object.objectId;
+  // A navigation between the check and the lookup would hand us a node of the new page.
+  const still = await locateFrame(t.tabId, t.frame);
+  if (!still || still.document !== t.document) throw stale(t, 'the page changed while acting');
+  if (!(await callOn(t, function () { return this.isConnected; }))) throw stale(t, 'its element was removed from the page');
+  t.owners = await owners(t, here);
+}
+
+/** The <iframe> elements from the target's frame up to the top, each in its parent's session. */
+async function owners(t, here) {
+  const out = [];
+  let frame = t.frame;
+  let at = here;
+  while (at.parentId) {
+    const parent = await locateFrame(t.tabId, at.parentId);
+    if (!parent) throw stale(t, 'a frame around it is gone');
+    const { backendNodeId } = await send(t.tabId, parent.sessionId, 'DOM.getFrameOwner', { frameId: frame });
+    const { object } = await send(t.tabId, parent.sessionId, 'DOM.resolveNode', { backendNodeId });
+    out.push({ sessionId: parent.sessionId, backendNodeId, objectId: object.objectId, crossProcess: parent.sessionId !== at.sessionId });
+    frame = at.parentId;
+    at = parent;
+  }
+  return out;
+}
+
+function release(t) {
+  for (const o of [t, ...(t.owners || [])]) {
+    if (o.objectId) send(t.tabId, o.sessionId, 'Runtime.releaseObject', { objectId: o.objectId }).catch(() => {});
   }
 }
 
-/** Scrolls the element into view and returns its centre, in its frame's coordinates. */
-async function centre(t) {
-  await send(t.tabId, t.sessionId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: t.backendNodeId });
+/** Runs `fn` with `this` = the element (or an owner <iframe>), in its page. */
+async function callOn(t, fn, args = [], on = t) {
+  const r = await send(t.tabId, on.sessionId, 'Runtime.callFunctionOn', {
+    objectId: on.objectId, functionDeclaration: fn.toString(), arguments: args, returnByValue: true, awaitPromise: true,
+  });
+  if (r.exceptionDetails) throw new AxError('page_error', `${t.ref}: ${r.exceptionDetails.text || 'script error'}`);
+  return r.result.value;
+}
+
+/**
+ * Lets the page run what it scheduled (hover menus, focus handlers) and
+ * render once. A hidden tab gets no frames and runs its timers at most once
+ * a second: there it only yields once, which keeps actions on background
+ * tabs fast (what a page's timer does later is caught by the checks before
+ * each press and each batch of keys).
+ */
+async function settle(t) {
+  await callOn(t, function () {
+    return new Promise((/** @type {(v?: any) => void} */ done) => {
+      if (document.visibilityState === 'hidden') {
+        const c = new MessageChannel();
+        c.port1.onmessage = () => done();
+        c.port2.postMessage(0);
+      } else {
+        requestAnimationFrame(() => setTimeout(done, 0));
+        setTimeout(done, 100);
+      }
+    });
+  });
+}
+
+/**
+ * The element's box in its session's viewport, and the viewport: read after
+ * scrolling, until two reads agree.
+ */
+async function settledBox(t) {
+  let last;
+  for (let i = 0; i < SETTLE_READS; i++) {
+    const box = await boxOf(t);
+    if (last && JSON.stringify(last) === JSON.stringify(box)) return box;
+    last = box;
+    await settle(t);
+  }
+  return last;
+}
+
+async function boxOf(t) {
   let model;
   try {
     model = (await send(t.tabId, t.sessionId, 'DOM.getBoxModel', { backendNodeId: t.backendNodeId })).model;
@@ -42,35 +130,78 @@ async function centre(t) {
     if (e.code === 'not_visible') throw new AxError('not_visible', `${t.ref} has no box on screen (hidden or display:none): it cannot be clicked`);
     throw e;
   }
-  const q = model.content.length ? model.content : model.border;
-  const x = (q[0] + q[2] + q[4] + q[6]) / 4;
-  const y = (q[1] + q[3] + q[5] + q[7]) / 4;
-  if (model.width === 0 || model.height === 0) {
-    throw new AxError('not_visible', `${t.ref} has an empty box (0×0): it cannot be clicked`);
-  }
-  return { x, y };
+  const { cssVisualViewport: vp } = await send(t.tabId, t.sessionId, 'Page.getLayoutMetrics');
+  return { quad: model.border, width: model.width, height: model.height, vp: { x: vp.pageX, y: vp.pageY, w: vp.clientWidth, h: vp.clientHeight } };
 }
 
-/** Refuses to click when another element covers the target's centre. */
-async function checkHit(t, x, y) {
-  let hit;
-  try {
-    hit = await send(t.tabId, t.sessionId, 'DOM.getNodeForLocation', { x: Math.round(x), y: Math.round(y), includeUserAgentShadowDOM: true, ignorePointerEventsNone: false });
-  } catch {
-    return; // Nothing reported at that point: let the click decide.
+/**
+ * Scrolls the element into view and picks the point to act at: the centre
+ * of the part of its box inside the viewport, in its session's viewport
+ * coordinates (CSS pixels; page zoom is already in them).
+ */
+async function aim(t) {
+  await send(t.tabId, t.sessionId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: t.backendNodeId });
+  const box = await settledBox(t);
+  if (box.width === 0 || box.height === 0) throw new AxError('not_visible', `${t.ref} has an empty box (0×0): it cannot be clicked`);
+  const xs = [0, 2, 4, 6].map((i) => box.quad[i]);
+  const ys = [1, 3, 5, 7].map((i) => box.quad[i]);
+  const left = Math.max(Math.min(...xs), 0);
+  const right = Math.min(Math.max(...xs), box.vp.w);
+  const top = Math.max(Math.min(...ys), 0);
+  const bottom = Math.min(Math.max(...ys), box.vp.h);
+  if (right - left < 1 || bottom - top < 1) throw new AxError('not_visible', `${t.ref} is outside the visible area even after scrolling: it cannot be clicked`);
+  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2), vp: box.vp };
+}
+
+/**
+ * Is the target what a press at (x, y) reaches? Hit-tests in the target's
+ * session (DOM.getNodeForLocation takes document coordinates: the viewport
+ * point plus the frame's scroll offset), then, for each <iframe> in another
+ * process on the way up, that the same point in the parent reaches the
+ * <iframe>.
+ */
+async function reaches(t, p) {
+  const hit = await nodeAt(t, t.sessionId, p.x + p.vp.x, p.y + p.vp.y);
+  if (!hit) return false;
+  if (hit !== t.backendNodeId && !(await holdsHit(t, hit))) return false;
+  let x = p.x;
+  let y = p.y;
+  for (const o of t.owners) {
+    if (!o.crossProcess) continue;
+    // The child's viewport starts at its <iframe>'s content box.
+    const { model } = await send(t.tabId, o.sessionId, 'DOM.getBoxModel', { backendNodeId: o.backendNodeId });
+    x += model.content[0];
+    y += model.content[1];
+    const { cssVisualViewport: vp } = await send(t.tabId, o.sessionId, 'Page.getLayoutMetrics');
+    if ((await nodeAt(t, o.sessionId, x + vp.pageX, y + vp.pageY)) !== o.backendNodeId) return false;
   }
-  if (hit.backendNodeId === t.backendNodeId) return;
-  const { object } = await send(t.tabId, t.sessionId, 'DOM.resolveNode', { backendNodeId: hit.backendNodeId });
-  const inside = await callOn(t, function (other) {
-    // Composed contains: the hit may sit in the target's shadow tree, or be its label.
-    for (let n = other; n; n = n.parentNode || n.host) if (n === this) return true;
-    if (other && other.control === this) return true;
-    for (let n = this; n; n = n.parentNode || n.host) if (n.tagName === 'LABEL' && n === other) return true;
-    return false;
-  }, [{ objectId: object.objectId }]);
-  send(t.tabId, t.sessionId, 'Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
-  if (!inside) {
-    throw new AxError('obscured', `${t.ref} is covered by another element at its centre; close what covers it, or scroll, and take a new snapshot`);
+  return true;
+}
+
+async function nodeAt(t, sessionId, x, y) {
+  try {
+    const hit = await send(t.tabId, sessionId, 'DOM.getNodeForLocation', {
+      x: Math.round(x), y: Math.round(y), includeUserAgentShadowDOM: true, ignorePointerEventsNone: false,
+    });
+    return hit.backendNodeId;
+  } catch (e) {
+    if (e.code === 'cdp_error') return undefined; // nothing at that point
+    throw e;
+  }
+}
+
+/** Does a press on `hit` act on the target: inside it (its shadow tree too), or its label? */
+async function holdsHit(t, hit) {
+  const { object } = await send(t.tabId, t.sessionId, 'DOM.resolveNode', { backendNodeId: hit });
+  try {
+    return await callOn(t, function (other) {
+      for (let n = other; n; n = n.parentNode || n.host) if (n === this) return true;
+      if (other && other.control === this) return true;
+      for (let n = this; n; n = n.parentNode || n.host) if (n.tagName === 'LABEL' && n === other) return true;
+      return false;
+    }, [{ objectId: object.objectId }]);
+  } finally {
+    send(t.tabId, t.sessionId, 'Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
   }
 }
 
@@ -78,16 +209,71 @@ async function mouse(t, type, x, y, extra = {}) {
   await send(t.tabId, t.sessionId, 'Input.dispatchMouseEvent', { type, x, y, button: 'left', clickCount: 1, ...extra });
 }
 
+/**
+ * The last step of an action opened a dialog (a confirm() in a click
+ * handler): the action happened, and the answer says what is now open.
+ */
+async function lastStep(fn) {
+  try {
+    await fn();
+    return {};
+  } catch (e) {
+    if (e.code === 'dialog_open') return { dialog: e.details.dialog };
+    throw e;
+  }
+}
+
 async function click(t) {
-  const { x, y } = await centre(t);
-  await checkHit(t, x, y);
-  await mouse(t, 'mouseMoved', x, y, { button: 'none', clickCount: 0 });
-  await mouse(t, 'mousePressed', x, y);
-  await mouse(t, 'mouseReleased', x, y);
+  const p = await aim(t);
+  await mouse(t, 'mouseMoved', p.x, p.y, { button: 'none', clickCount: 0 });
+  // What the move made appear (a hover overlay) is there before the check.
+  await settle(t);
+  if (!(await reaches(t, p))) {
+    throw new AxError('obscured', `${t.ref} is covered by another element at its centre; close what covers it, or scroll, and take a new snapshot`);
+  }
+  try {
+    await mouse(t, 'mousePressed', p.x, p.y);
+  } catch (e) {
+    if (e.code === 'dialog_open') throw new AxError('dialog_open', `${t.ref}: a dialog opened as the mouse button went down; the click was not finished. ${e.message}`, e.details);
+    throw e;
+  }
+  return lastStep(() => mouse(t, 'mouseReleased', p.x, p.y));
+}
+
+/**
+ * Does the target hold the focus? Deep: through shadow roots (open or
+ * closed) and up through every <iframe> to the page.
+ */
+async function holdsFocus(t) {
+  function focused(loose) {
+    let root = this.getRootNode();
+    const a = root.activeElement;
+    if (!a) return false;
+    // Loose, for the target: focus inside it, or in the editing host around it.
+    if (a !== this && !(loose && (this.contains(a) || (a.isContentEditable && a.contains(this))))) return false;
+    while (root.host) {
+      const host = root.host;
+      root = host.getRootNode();
+      if (root.activeElement !== host) return false;
+    }
+    return root === this.ownerDocument;
+  }
+  if (!(await callOn(t, focused, [{ value: true }]))) return false;
+  for (const o of t.owners) if (!(await callOn(t, focused, [{ value: false }], o))) return false;
+  return true;
+}
+
+/** Sends nothing unless the target holds the focus. */
+async function mustHoldFocus(t, done = '') {
+  if (!(await holdsFocus(t))) {
+    throw new AxError('focus_moved', `the page moved the focus away from ${t.ref}${done}; nothing more was typed. Take a new snapshot`);
+  }
 }
 
 async function focus(t) {
   await send(t.tabId, t.sessionId, 'DOM.focus', { backendNodeId: t.backendNodeId });
+  // A focus handler may move the focus on (now or in a task it queued).
+  await settle(t);
 }
 
 async function fill(t, value) {
@@ -100,6 +286,7 @@ async function fill(t, value) {
   if (kind === 'select') return selectOption(t, value);
   if (kind === 'other') throw new AxError('not_fillable', `${t.ref} is not a text field: use click or select`);
   await focus(t);
+  await mustHoldFocus(t);
   await callOn(t, function () {
     if (this.isContentEditable) {
       const r = document.createRange();
@@ -111,38 +298,61 @@ async function fill(t, value) {
       this.select();
     }
   });
-  if (value === '') {
-    await key(t, 'Delete');
-  } else {
-    await send(t.tabId, t.sessionId, 'Input.insertText', { text: value });
-  }
+  await mustHoldFocus(t);
+  const typed = await lastStep(() => (value === '' ? key(t, 'Delete') : send(t.tabId, t.sessionId, 'Input.insertText', { text: value })));
+  if (typed.dialog) return typed;
   // insertText fires input events; change fires when a user leaves the field.
   await callOn(t, function () { this.dispatchEvent(new Event('change', { bubbles: true })); });
+  return {};
 }
 
 async function type(t, value) {
+  const chars = [...value];
   if (t.backendNodeId !== undefined) await focus(t);
-  for (const ch of value) {
-    const k = KEYS[ch === '\n' ? 'Enter' : ch];
-    if (k) {
-      await key(t, ch === '\n' ? 'Enter' : ch);
+  for (let i = 0; i < chars.length; i++) {
+    if (t.backendNodeId !== undefined) await mustHoldFocus(t, i ? ` after ${i} of ${chars.length} characters` : '');
+    const ch = chars[i];
+    const step = () => (KEYS[ch === '\n' ? 'Enter' : ch] ? key(t, ch === '\n' ? 'Enter' : ch) : char(t, ch));
+    if (i < chars.length - 1) {
+      await step().catch((e) => {
+        if (e.code === 'dialog_open') e.message = `after ${i + 1} of ${chars.length} characters (the rest was not typed), ${e.message}`;
+        throw e;
+      });
     } else {
-      await send(t.tabId, t.sessionId, 'Input.dispatchKeyEvent', { type: 'keyDown', text: ch, key: ch, unmodifiedText: ch });
-      await send(t.tabId, t.sessionId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: ch });
+      return lastStep(step);
     }
+  }
+  return {};
+}
+
+async function char(t, ch) {
+  await send(t.tabId, t.sessionId, 'Input.dispatchKeyEvent', { type: 'keyDown', text: ch, key: ch, unmodifiedText: ch });
+  await send(t.tabId, t.sessionId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: ch });
+}
+
+function knownKey(name) {
+  if (!KEYS[name] && !(typeof name === 'string' && [...name].length === 1)) {
+    throw new AxError('bad_request', `unknown key ${JSON.stringify(name)}: use one of ${Object.keys(KEYS).filter((x) => x !== ' ').join(', ')} or a single character`);
   }
 }
 
 async function key(t, name) {
+  knownKey(name);
   const k = KEYS[name];
-  if (!k) {
-    if (typeof name === 'string' && [...name].length === 1) return type({ ...t, backendNodeId: undefined }, name);
-    throw new AxError('bad_request', `unknown key ${JSON.stringify(name)}: use one of ${Object.keys(KEYS).filter((x) => x !== ' ').join(', ')} or a single character`);
-  }
+  if (!k) return char(t, name);
   const [code, keyCode, text] = k;
   const base = { key: name === 'Space' ? ' ' : name, code, windowsVirtualKeyCode: keyCode, nativeVirtualKeyCode: keyCode };
   await send(t.tabId, t.sessionId, 'Input.dispatchKeyEvent', { type: text ? 'keyDown' : 'rawKeyDown', text: text || undefined, ...base });
   await send(t.tabId, t.sessionId, 'Input.dispatchKeyEvent', { type: 'keyUp', ...base });
+}
+
+async function press(t, name) {
+  knownKey(name);
+  if (t.backendNodeId !== undefined) {
+    await focus(t);
+    await mustHoldFocus(t);
+  }
+  return lastStep(() => key(t, name));
 }
 
 async function selectOption(t, value) {
@@ -170,22 +380,37 @@ async function setChecked(t, want) {
     return aria === null ? null : aria === 'true';
   });
   if (state === null) throw new AxError('not_checkable', `${t.ref} is not a checkbox, radio or switch`);
-  if (state !== want) await click(t);
-  return { checked: want };
+  const done = state === want ? {} : await click(t);
+  return { checked: want, ...done };
+}
+
+/**
+ * Pixels to scroll: "up", "down" (a screenful, roughly) or a number,
+ * clamped to ±MAX_SCROLL (a wheel event of 1e100 pixels wedged a tab).
+ * @returns {number}
+ */
+export function scrollAmount(value) {
+  if (value === undefined || value === 'down') return SCROLL_STEP;
+  if (value === 'up') return -SCROLL_STEP;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new AxError('bad_request', 'scroll value is "up", "down" or a number of pixels');
+  return Math.max(-MAX_SCROLL, Math.min(MAX_SCROLL, Math.round(value)));
 }
 
 async function scroll(t, value) {
-  if (t.backendNodeId !== undefined && (value === undefined || value === '')) {
+  if (t.backendNodeId !== undefined && value === undefined) {
     await send(t.tabId, t.sessionId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: t.backendNodeId });
     return {};
   }
-  const amounts = { down: 600, up: -600 };
-  const dy = typeof value === 'number' ? value : amounts[value || 'down'];
-  if (typeof dy !== 'number' || !Number.isFinite(dy)) throw new AxError('bad_request', 'scroll value is "up", "down" or a number of pixels');
-  let x = 200, y = 200;
-  if (t.backendNodeId !== undefined) ({ x, y } = await centre(t));
+  const dy = scrollAmount(value);
+  let x, y;
+  if (t.backendNodeId !== undefined) {
+    ({ x, y } = await aim(t));
+  } else {
+    const { cssVisualViewport: vp } = await send(t.tabId, undefined, 'Page.getLayoutMetrics');
+    [x, y] = [Math.round(vp.clientWidth / 2), Math.round(vp.clientHeight / 2)];
+  }
   await send(t.tabId, t.sessionId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x, y, deltaX: 0, deltaY: dy });
-  return {};
+  return { deltaY: dy };
 }
 
 /**
@@ -194,28 +419,40 @@ async function scroll(t, value) {
  * @param {Target} t
  * @param {string} action
  * @param {any} value
- * @param {Record<string, any>} [request]  the whole request: an action's own fields (none yet)
+ * @param {Record<string, any>} [request]  the whole request: an action's own fields (`dialog`'s `text`)
  */
 export async function act(t, action, value, request = {}) {
-  switch (action) {
-    case 'click': await click(t); return {};
-    case 'fill': return (await fill(t, value)) || {};
-    case 'type': await type(t, value); return {};
-    case 'press':
-      if (t.backendNodeId !== undefined) await focus(t);
-      await key(t, value);
-      return {};
-    case 'select': return selectOption(t, value);
-    case 'check': return setChecked(t, true);
-    case 'uncheck': return setChecked(t, false);
-    case 'hover': {
-      const { x, y } = await centre(t);
-      await mouse(t, 'mouseMoved', x, y, { button: 'none', clickCount: 0 });
-      return {};
+  if (action === 'dialog') {
+    if (value !== 'accept' && value !== 'dismiss') throw new AxError('bad_request', 'dialog value is "accept" or "dismiss"');
+    return answerDialog(t.tabId, value === 'accept', request.text);
+  }
+  if (action === 'scroll') scrollAmount(value); // a bad value is refused before anything moves
+  if (t.backendNodeId === undefined && ACTIONS[action]?.ref === 'required') throw new AxError('bad_request', `${action} needs a ref`);
+  try {
+    if (t.backendNodeId !== undefined) await bind(t);
+    else t.owners = [];
+    switch (action) {
+      case 'click': return await click(t);
+      case 'fill': return await fill(t, value);
+      case 'type': return await type(t, value);
+      case 'press': return await press(t, value);
+      case 'select': return await selectOption(t, value);
+      case 'check': return await setChecked(t, true);
+      case 'uncheck': return await setChecked(t, false);
+      case 'hover': {
+        const p = await aim(t);
+        await mouse(t, 'mouseMoved', p.x, p.y, { button: 'none', clickCount: 0 });
+        return {};
+      }
+      case 'focus':
+        await focus(t);
+        await mustHoldFocus(t);
+        return {};
+      case 'scroll': return await scroll(t, value);
+      default:
+        throw new AxError('bad_request', `unknown action ${JSON.stringify(action)}: use one of ${Object.keys(ACTIONS).join(', ')}`);
     }
-    case 'focus': await focus(t); return {};
-    case 'scroll': return scroll(t, value);
-    default:
-      throw new AxError('bad_request', `unknown action ${JSON.stringify(action)}: use one of ${Object.keys(ACTIONS).join(', ')}`);
+  } finally {
+    release(t);
   }
 }

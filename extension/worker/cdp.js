@@ -1,61 +1,158 @@
 // The tab's debugger connection: attach on demand (whether we are attached
 // is kept in the tab's session, so it survives a service-worker restart),
-// send commands to the tab or to one of its out-of-process frame sessions.
+// send commands to the tab or to one of its out-of-process frame sessions,
+// each with a deadline.
+//
+// Deadlines (milliseconds), by kind of call:
+//   attach                          5,000  browser-side; only a wedged browser is slower
+//   Accessibility.getFullAXTree    30,000  grows with the page: ~0.1 ms a node on a busy machine
+//   Input.insertText               10,000  one event, but the page's input handlers run for all of it
+//   everything else                 5,000  DOM, Page, Runtime, Input, Target: quick questions
+// A call past its deadline answers `timeout`, or `page_busy` when the page
+// does not answer a trivial script either (a script that never yields, or a
+// dialog opened before the extension attached). Nothing later in the request
+// runs, so no input is sent to a page that did not answer.
 
 import { AxError, fromChrome } from './errors.js';
 import { tabSession } from './session.js';
 
 const PROTOCOL = '1.3';
+export const DEADLINE_MS = 5000;
+const DEADLINES = { 'Accessibility.getFullAXTree': 30000, 'Input.insertText': 10000 };
+/** How long a page that timed out gets to prove it is merely slow. */
+const PROBE_MS = 1000;
+/** Methods the browser answers without asking the page (they cannot say it is busy). */
+const BROWSER_SIDE = /^(Target\.getTargetInfo|Page\.handleJavaScriptDialog|Page\.getNavigationHistory)$/;
+
+/** tabId → calls waiting for Chrome, each with a way to stop waiting. */
+const waiting = new Map();
+/** tabId → why the page cannot answer now (a dialog is open): calls to it fail at once. */
+const held = new Map();
+
+const timedOut = Symbol('deadline');
 
 /**
  * @param {number} tabId
  * @param {string|undefined} sessionId  an OOPIF session, or undefined for the tab itself
  * @param {string} method
  * @param {object} [params]
+ * @param {{timeoutMs?: number, probe?: boolean}} [opts]  probe: a timeout is just an answer, not reported
  * @returns {Promise<any>}
  */
-export async function send(tabId, sessionId, method, params = {}) {
+export async function send(tabId, sessionId, method, params = {}, opts = {}) {
+  if (held.has(tabId) && !BROWSER_SIDE.test(method)) throw held.get(tabId);
   const target = sessionId ? { tabId, sessionId } : { tabId };
+  const ms = opts.timeoutMs ?? DEADLINES[method] ?? DEADLINE_MS;
+  let timer;
+  /** @type {(e: any) => void} */
+  let stop;
+  const stopped = new Promise((_, reject) => {
+    stop = reject;
+    timer = setTimeout(() => reject(timedOut), ms);
+  });
+  const calls = waiting.get(tabId) || new Set();
+  waiting.set(tabId, calls.add(stop));
   try {
-    return await chrome.debugger.sendCommand(target, method, params);
+    return await Promise.race([chrome.debugger.sendCommand(target, method, params), stopped]);
   } catch (e) {
+    if (e === timedOut) throw opts.probe ? e : await lateAnswer(tabId, sessionId, method, ms);
     throw fromChrome(e, method);
-  }
-}
-
-/** Are we (not DevTools, not a test harness) attached? Only a command can tell. */
-async function probe(tabId) {
-  try {
-    await chrome.debugger.sendCommand({ tabId }, 'Runtime.evaluate', { expression: '0', returnByValue: true });
-    return true;
-  } catch {
-    return false;
+  } finally {
+    clearTimeout(timer);
+    calls.delete(stop);
+    if (!calls.size) waiting.delete(tabId);
   }
 }
 
 /**
- * Attaches to the tab unless already attached. Returns true when this call
- * attached (the caller then sets up auto-attach for out-of-process frames).
+ * The page cannot answer until further notice (a dialog opened): calls
+ * waiting on it fail with `error` now, and so do new ones until `release`.
+ * Browser-side calls (answering the dialog) still go through.
+ */
+export function hold(tabId, error) {
+  held.set(tabId, error);
+  for (const stop of waiting.get(tabId) || []) stop(error);
+}
+
+export function release(tabId) {
+  held.delete(tabId);
+}
+
+/** What a call past its deadline means: a slow answer, or a page that answers nothing. */
+async function lateAnswer(tabId, sessionId, method, ms) {
+  const secs = `${ms / 1000} s`;
+  // Reading a large tree keeps the page busy by itself: asking it again tells nothing.
+  if (!BROWSER_SIDE.test(method) && method !== 'Accessibility.getFullAXTree' && !(await answers(tabId, sessionId))) {
+    // Pages of one site may share a process: a dialog in another tab holds them all.
+    const dialogs = [...held.keys()].filter((t) => t !== tabId);
+    const why = dialogs.length
+      ? `a dialog is open in tab ${dialogs.join(', ')}, which may share this page's process: answer it`
+      : 'a script in it runs without pause (or a dialog opened before axsnap attached is waiting)';
+    return new AxError('page_busy', `${method}: the page did not answer within ${secs} and does not answer now: ${why}. Nothing more was done; try again later`);
+  }
+  return new AxError('timeout', `${method}: Chrome did not answer within ${secs}; nothing more was done. Try again`
+    + (method === 'Accessibility.getFullAXTree' ? ' (a very large page: a subtree by ref reads less)' : ''));
+}
+
+async function answers(tabId, sessionId) {
+  try {
+    await send(tabId, sessionId, 'Runtime.evaluate', { expression: '0', returnByValue: true }, { timeoutMs: PROBE_MS, probe: true });
+    return true;
+  } catch (e) {
+    return e !== timedOut;
+  }
+}
+
+/** Settles like `promise`, or rejects with a typed `timeout` after `ms`. */
+async function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new AxError('timeout', `${what}: Chrome did not answer within ${ms / 1000} s; try again`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Is the connection this worker holds still there? Another page of the
+ * extension, or Chrome, may have detached it without telling this worker.
+ * Asks the browser, not the page, so a busy page cannot make it wait.
+ */
+export async function stillAttached(tabId) {
+  const session = await tabSession(tabId);
+  if (!session.live) return false;
+  if (await ours(tabId)) return true;
+  session.detached();
+  return false;
+}
+
+/**
+ * Attaches to the tab unless already attached; true when this call attached
+ * (a new connection, which announces its frames by itself). A tab this
+ * extension attached before the worker restarted is still attached: Chrome
+ * answers "another debugger", and a browser-side command tells whether that
+ * debugger is us.
  */
 export async function ensureAttached(tabId) {
   const session = await tabSession(tabId);
   if (session.live) return false;
   try {
-    await chrome.tabs.get(tabId);
+    await within(chrome.tabs.get(tabId), DEADLINE_MS, 'chrome.tabs.get');
   } catch {
     throw new AxError('no_tab', `tab ${tabId} does not exist (closed?)`);
   }
-  // After a worker restart the attachment survives but our memory does not.
-  if (session.attached && (await probe(tabId))) return attachedNow(session, false);
+  if (session.attached && (await ours(tabId))) return attachedNow(session, false);
   try {
-    await chrome.debugger.attach({ tabId }, PROTOCOL);
+    await within(chrome.debugger.attach({ tabId }, PROTOCOL), DEADLINE_MS, 'attach');
   } catch (e) {
     const err = fromChrome(e, 'attach');
-    if (err.code === 'debugger_busy' && (await probe(tabId))) return attachedNow(session, false);
+    if (err.code === 'debugger_busy' && (await ours(tabId))) return attachedNow(session, false);
     throw err;
   }
   session.oopifs.clear();
-  session.announce = false; // a fresh attachment announces its frames by itself
   return attachedNow(session, true);
 }
 
@@ -66,9 +163,20 @@ async function attachedNow(session, fresh) {
   return fresh;
 }
 
+/** Is the debugger on this tab ours? Only a command can tell. */
+async function ours(tabId) {
+  try {
+    await within(chrome.debugger.sendCommand({ tabId }, 'Target.getTargetInfo', {}), DEADLINE_MS, 'Target.getTargetInfo');
+    return true;
+  } catch (e) {
+    // No answer is not "no": only Chrome's refusal says it is not ours.
+    return e.code === 'timeout';
+  }
+}
+
 export async function detach(tabId) {
   try {
-    await chrome.debugger.detach({ tabId });
+    await within(chrome.debugger.detach({ tabId }), DEADLINE_MS, 'detach');
   } catch { /* already gone */ }
   (await tabSession(tabId)).detached();
 }

@@ -1,14 +1,25 @@
 // Every frame of a tab: in-process frames through Page.getFrameTree on the
 // tab's own connection, out-of-process frames (cross-site iframes) through
 // the flat sessions Target.setAutoAttach gives us. Produces the core's
-// multi-frame input: [{key: frameId, parent, owner, nodes}]. The frame
-// sessions are kept in the tab's session (session.js).
+// multi-frame input: [{key: frameId, parent, owner, document, url, nodes}],
+// where `document` is Chrome's loaderId: a new one for every document the
+// frame loads, the same across history-API URL changes. The frame sessions
+// are kept in the tab's session (session.js).
 
-import { send, ensureAttached } from './cdp.js';
+import { send, ensureAttached, stillAttached } from './cdp.js';
 import { tabSession } from './session.js';
+import { onDialogEvent, forgetDialog, openDialog, refuseIfDialog } from './dialogs.js';
 
 /** Auto-attach to out-of-process frames, on flat sessions, without pausing them. */
 const autoAttach = (on) => ({ autoAttach: on, waitForDebuggerOnStart: false, flatten: true });
+/** How long a snapshot waits for the sessions of cross-site frames it can see but not read yet. */
+const FRAME_WAIT_MS = 1500;
+const IFRAME_ROLES = new Set(['Iframe', 'IframePresentational']);
+
+/** Tabs set up (auto-attach and Page events on) in this worker's life. */
+const setUp = new Set();
+/** tabId → the attach and set-up in flight: one at a time per tab. */
+const settingUp = new Map();
 
 /** Called from the worker's top-level chrome.debugger.onEvent listener. */
 export function onDebuggerEvent(source, method, params) {
@@ -25,56 +36,91 @@ export function onDebuggerEvent(source, method, params) {
     tabSession(tabId).then((s) => {
       if (s.oopifs.delete(params.sessionId)) s.save();
     });
+  } else if (method.startsWith('Page.javascriptDialog') && !source.sessionId) {
+    // Chrome reports every frame's dialogs on the tab's own session.
+    onDialogEvent(tabId, method, params);
   }
 }
 
-/** Attaches to the tab if needed; a fresh attachment starts watching its out-of-process frames. */
-export async function attachTab(tabId) {
-  if (await ensureAttached(tabId)) {
-    await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(true));
+/**
+ * Attaches to the tab if needed and sets it up: cross-site frames
+ * auto-attached, dialogs reported. One set-up at a time per tab, so two
+ * first requests in parallel both see every frame. Each request checks
+ * (with the browser) that the connection is still there: one detached
+ * behind the worker's back is attached again. Then refuses with
+ * `dialog_open` while the tab shows a dialog, unless the request answers it.
+ * @param {number} tabId
+ * @param {{allowDialog?: boolean}} [o]
+ */
+export async function attachTab(tabId, o = {}) {
+  while (!(setUp.has(tabId) && (await stillAttached(tabId)))) {
+    setUp.delete(tabId);
+    const running = settingUp.get(tabId);
+    if (running) {
+      await running.catch(() => {});
+      continue;
+    }
+    const job = setUpTab(tabId).finally(() => settingUp.delete(tabId));
+    settingUp.set(tabId, job);
+    // A page showing a dialog cannot be set up; answering it needs only the connection.
+    if (!(await job)) break;
   }
+  if (!o.allowDialog) await refuseIfDialog(tabId);
 }
 
-/** The tab's frame sessions, as restored from storage after a worker restart. */
-async function knownSessions(tabId) {
+/** @returns {Promise<boolean>} false when a dialog holds the page (set up after it is answered) */
+async function setUpTab(tabId) {
+  const fresh = await ensureAttached(tabId);
+  // A new connection has seen no dialog (one open already shows as
+  // page_busy); an inherited one may have, before the worker stopped, and
+  // then Page events are on already.
+  if (fresh) forgetDialog(tabId);
+  else if (await openDialog(tabId)) return false;
   const s = await tabSession(tabId);
-  if (s.announce) {
-    // Attached before a restart but nothing saved: re-announce the frames.
-    s.announce = false;
-    await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(false)).catch(() => {});
-    await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(true));
-    await new Promise((r) => setTimeout(r, 50));
+  if (!fresh) {
+    // An inherited connection's frame sessions may be stale: off and on
+    // again, auto-attach announces every frame anew.
+    s.oopifs.clear();
+    await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(false));
   }
-  return s.oopifs;
+  await send(tabId, undefined, 'Target.setAutoAttach', autoAttach(true));
+  s.announce = false;
+  s.save();
+  await send(tabId, undefined, 'Page.enable');
+  setUp.add(tabId);
+  return true;
 }
 
 function flatten(tree, out = [], parentId = undefined) {
   const f = tree.frame;
-  out.push({ frameId: f.id, parentId: f.parentId || parentId, url: f.url, origin: f.securityOrigin, loaderId: f.loaderId });
+  out.push({ frameId: f.id, parentId: f.parentId || parentId, url: f.url, origin: f.securityOrigin, document: f.loaderId });
   for (const c of tree.childFrames || []) flatten(c, out, f.id);
   return out;
 }
 
 /**
- * The tab's frames as Chrome has them now: where each is read (its session)
- * and its origin (for the policy's frame rules).
- * @returns {Promise<Array<{frameId:string, parentId?:string, origin?:string, url?:string, loaderId?:string, sessionId?:string, root:boolean}>>}
+ * The tab's frames as Chrome has them now: where each is read (its session),
+ * its origin (for the policy's frame rules) and the document it shows.
+ * @returns {Promise<Array<{frameId:string, parentId?:string, origin?:string, url?:string, document?:string, sessionId?:string, root:boolean}>>}
  */
 export async function listFrames(tabId) {
-  const map = await knownSessions(tabId);
+  const map = (await tabSession(tabId)).oopifs;
   const all = [undefined, ...map.keys()];
   /** frameId → where it is read */
   const where = new Map();
   const trees = await Promise.all(all.map((s) => send(tabId, s, 'Page.getFrameTree').catch((e) => {
     // A frame session that went away between listing and asking.
-    if (s) { map.delete(s); return null; }
+    if (s && e.code !== 'timeout' && e.code !== 'page_busy' && e.code !== 'dialog_open') {
+      map.delete(s);
+      return null;
+    }
     throw e;
   })));
   trees.forEach((t, i) => {
     if (!t) return;
     const list = flatten(t.frameTree);
     for (const f of list) {
-      // A frame is read where it renders: its own session wins.
+      // A frame is read where it renders: its own session wins (a cross-site frame is listed only there).
       if (!where.has(f.frameId) || all[i]) where.set(f.frameId, { ...f, sessionId: all[i], root: f === list[0] });
     }
   });
@@ -82,43 +128,106 @@ export async function listFrames(tabId) {
 }
 
 /**
+ * Where a frame is now: the session to reach it and the document it shows.
+ * @returns {Promise<{sessionId?: string, document?: string, url?: string, parentId?: string}|null>}
+ */
+export async function locateFrame(tabId, frameId) {
+  return (await listFrames(tabId)).find((f) => f.frameId === frameId) || null;
+}
+
+/**
  * Fetches the accessibility tree of every frame, or of the frames `keep`
- * picks (a frame whose parent is left out becomes a root).
+ * picks (a frame whose parent is left out becomes a root). Waits (up to
+ * FRAME_WAIT_MS) for the sessions of cross-site frames whose <iframe> is in
+ * a tree already read; a frame still missing then is named in `failed`.
+ * Each frame's document is read before its tree: a navigation in between
+ * makes refs stale, never wrong.
  * @param {number} tabId
  * @param {(frames: Awaited<ReturnType<typeof listFrames>>) => Set<string>|null} [keep]
- * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,nodes:any[]}>,
+ * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,url?:string,nodes:any[]}>,
  *   frameSessions: Record<string, string|null>, failed: string[]}>}
  */
 export async function collectFrames(tabId, keep = () => null) {
-  const listed = await listFrames(tabId);
-  const where = new Map(listed.map((f) => [f.frameId, f]));
-  const kept = keep(listed);
-  const wanted = kept ? listed.filter((f) => kept.has(f.frameId)) : listed;
+  const until = Date.now() + FRAME_WAIT_MS;
+  /** frameId → the frame's input, or null when it could not be read */
+  const read = new Map();
+  /** frameId → the backend id of its <iframe> in its parent */
+  const owners = new Map();
   const failed = [];
-  const frames = await Promise.all(wanted.map(async (w) => {
-    const { frameId } = w;
-    const ownerSession = w.root && w.sessionId ? parentSession(where, w.parentId) : w.sessionId;
-    const parent = w.parentId && (!kept || kept.has(w.parentId)) ? w.parentId : undefined;
-    const [tree, owner] = await Promise.all([
-      send(tabId, w.sessionId, 'Accessibility.getFullAXTree', { frameId }).catch((e) => {
-        failed.push(`${frameId}: ${e.message}`);
-        return null;
-      }),
-      parent
-        ? send(tabId, ownerSession, 'DOM.getFrameOwner', { frameId }).then((r) => r.backendNodeId, () => undefined)
-        : Promise.resolve(undefined),
+  let listed = [];
+  let kept = null;
+  let missing = [];
+  for (;;) {
+    listed = await listFrames(tabId);
+    const where = new Map(listed.map((f) => [f.frameId, f]));
+    kept = keep(listed);
+    const unknown = listed.filter((f) => f.parentId && !owners.has(f.frameId));
+    const fresh = listed.filter((f) => !read.has(f.frameId) && (!kept || kept.has(f.frameId)));
+    await Promise.all([
+      ...unknown.map(async (f) => owners.set(f.frameId, await ownerOf(tabId, f, where))),
+      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed))),
     ]);
-    if (!tree) return null;
-    // The document is Chrome's loader id: refs and remembered secrets belong to it.
-    return { key: frameId, parent, owner, document: w.loaderId, nodes: tree.nodes };
-  }));
+    missing = unread(read, listed, owners);
+    if (!missing.length || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const m of missing) failed.push(`${m.frame}: an iframe (node ${m.owner}) whose document could not be reached`);
+  const byId = new Map(listed.map((f) => [f.frameId, f]));
+  const frames = [];
+  for (const [frameId, nodes] of read) {
+    const f = byId.get(frameId);
+    if (!nodes || !f) continue;
+    const parent = f.parentId && (!kept || kept.has(f.parentId)) ? f.parentId : undefined;
+    frames.push({ key: frameId, parent, owner: parent ? owners.get(frameId) : undefined, document: f.document, url: f.url, nodes });
+  }
   /** @type {Record<string, string|null>} */
   const frameSessions = {};
   for (const w of listed) frameSessions[w.frameId] = w.sessionId || null;
-  return { frames: frames.filter(Boolean), frameSessions, failed };
+  return { frames, frameSessions, failed };
 }
 
-function parentSession(where, parentId) {
-  const p = parentId && where.get(parentId);
-  return p ? p.sessionId : undefined;
+/** The frame's accessibility nodes, or null (named in `failed`); a page that does not answer fails the snapshot. */
+async function readTree(tabId, f, failed) {
+  try {
+    return (await send(tabId, f.sessionId, 'Accessibility.getFullAXTree', { frameId: f.frameId })).nodes;
+  } catch (e) {
+    if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
+    failed.push(`${f.frameId}: ${e.message}`);
+    return null;
+  }
+}
+
+/** The backend id of a frame's <iframe>, asked where its parent renders. */
+async function ownerOf(tabId, f, where) {
+  const session = f.root && f.sessionId ? where.get(f.parentId)?.sessionId : f.sessionId;
+  try {
+    return (await send(tabId, session, 'DOM.getFrameOwner', { frameId: f.frameId })).backendNodeId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** <iframe> elements in the trees read whose frame Chrome has not listed yet (its session is still coming). */
+function unread(read, listed, owners) {
+  const children = new Map();
+  for (const f of listed) {
+    if (!f.parentId) continue;
+    const c = children.get(f.parentId) || { known: new Set(), unknown: 0 };
+    const o = owners.get(f.frameId);
+    if (o === undefined) c.unknown++;
+    else c.known.add(o);
+    children.set(f.parentId, c);
+  }
+  const out = [];
+  for (const [frameId, nodes] of read) {
+    if (!nodes) continue;
+    const c = children.get(frameId) || { known: new Set(), unknown: 0 };
+    let spare = c.unknown;
+    for (const n of nodes) {
+      if (n.ignored || !IFRAME_ROLES.has(n.role?.value) || n.backendDOMNodeId === undefined || c.known.has(n.backendDOMNodeId)) continue;
+      if (spare > 0) spare--;
+      else out.push({ frame: frameId, owner: n.backendDOMNodeId });
+    }
+  }
+  return out;
 }

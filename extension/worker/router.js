@@ -101,7 +101,7 @@ const COMMANDS = {
   act: async (req, caller) => {
     const tabId = await tabOf(req, caller);
     await readable(tabId);
-    await attachTab(tabId);
+    await attachTab(tabId, { allowDialog: req.action === 'dialog' });
     const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
     // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
     const result = await act(t, req.action, req.value, req);

@@ -51,10 +51,9 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   forgetTabGrants(tabId).catch(() => {});
 });
 
-chrome.tabs.onUpdated.addListener((tabId, change) => {
-  // A new document: refs of the old one must never match its elements.
-  if (change.status === 'loading' && change.url) knownSession(tabId).then((s) => s && s.reset(), () => {});
-});
+// No reset on tabs.onUpdated: it fires for history-API URL changes too,
+// which keep the document and its refs. Each ref carries its document
+// (the frame's loaderId), checked before every action.
 
 // Desktop agents (MCP servers on this computer), when the person allows them.
 startAgents();
