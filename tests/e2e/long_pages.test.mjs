@@ -3,25 +3,27 @@
 // inside a scrolled container, in a same-site and a cross-site iframe that
 // are themselves far down, and at page zooms other than 100%. A row an ad
 // covers is refused, far down the page too, and the ad is not clicked.
-import { test, before } from 'node:test';
+import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { withExtension, refOf } from '../harness.mjs';
 
 const ctx = withExtension();
-let b, server, page, tabId, text;
+let b, page, tabId, text;
 
-before(async () => {
-  ({ b, server } = ctx);
+/** The long page, opened and read once for the whole file (after the browser is up). */
+let opening;
+const ready = () => (opening ??= (async () => {
+  b = ctx.b;
   page = await b.ctx.newPage();
-  await page.goto(server.url('/long.html'), { waitUntil: 'load' });
+  await page.goto(ctx.server.url('/long.html'), { waitUntil: 'load' });
   tabId = await b.tabId(page);
   // Zoom this tab only (Chrome zooms per site by default).
   await b.panel.evaluate((t) => chrome.tabs.setZoomSettings(t, { scope: 'per-tab' }), tabId);
   const res = await b.call({ cmd: 'snapshot', tabId, options: { full: true } });
   assert.equal(res.ok, true, JSON.stringify(res.error));
   text = res.text;
-});
-
+})());
+beforeEach(() => ready());
 
 const frameOf = (needle) => page.frames().find((f) => f.url().includes(needle));
 
