@@ -98,6 +98,7 @@ pub enum Action {
     Hover,
     Focus,
     Scroll,
+    Dialog,
 }
 
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema, Clone, PartialEq)]
@@ -115,8 +116,10 @@ pub struct ActParams {
     /// The element, like "A12" (press and scroll work without one)
     #[serde(rename = "ref")]
     pub target: Option<String>,
-    /// fill: the new text; type: text to type; press: a key (Enter, Tab, Escape, ArrowDown, a character); select: an option's value or label; scroll: "up", "down" or pixels
+    /// fill: the new text; type: text to type; press: a key (Enter, Tab, Escape, ArrowDown, a character); select: an option's value or label; scroll: "up", "down" or pixels; dialog: "accept" or "dismiss"
     pub value: Option<ActValue>,
+    /// dialog: the answer to a prompt
+    pub text: Option<String>,
     /// Default: the current tab
     pub tab_id: Option<u64>,
 }
@@ -395,7 +398,7 @@ impl Browser {
 
     #[tool(
         input_schema = lean_schema::<ActParams>(),
-        description = "Act on an element by its ref from the latest snapshot: click, fill, type, press, select, check, uncheck, hover, focus, scroll.")]
+        description = "Act on an element by its ref from the latest snapshot: click, fill, type, press, select, check, uncheck, hover, focus, scroll; dialog answers an alert/confirm/prompt.")]
     async fn browser_act(&self, Parameters(p): Parameters<ActParams>) -> ToolResult {
         respond(self.act(p).await)
     }
@@ -408,6 +411,9 @@ impl Browser {
         }
         if let Some(v) = &p.value {
             req["value"] = json!(v);
+        }
+        if let Some(t) = &p.text {
+            req["text"] = json!(t);
         }
         let done = self.call(req, CALL_DEADLINE).await?;
         Ok(format_act(&done, p.value.as_ref()))
@@ -530,6 +536,8 @@ pub fn format_act(done: &Value, value: Option<&ActValue>) -> String {
     };
     let target = done["ref"].as_str();
     let mut line = match (action, value) {
+        ("dialog", _) if done["accepted"] == json!(true) => "accepted the dialog".to_string(),
+        ("dialog", _) => "dismissed the dialog".to_string(),
         ("press", Some(ActValue::Text(k))) => format!("{verb} {k}"),
         ("scroll", Some(ActValue::Text(d))) => format!("{verb} {d}"),
         ("scroll", Some(ActValue::Pixels(px))) => format!("{verb} {px} px"),
@@ -542,6 +550,13 @@ pub fn format_act(done: &Value, value: Option<&ActValue>) -> String {
     if let Some(r) = target {
         line.push(' ');
         line.push_str(r);
+    }
+    if action != "dialog" {
+        if let Some(d) = done["dialog"].as_object() {
+            let kind = d.get("type").and_then(Value::as_str).unwrap_or("a");
+            let message = d.get("message").cloned().unwrap_or(json!(""));
+            line.push_str(&format!("\na {kind} dialog opened: {}; answer it with the dialog action", quote(&message)));
+        }
     }
     for key in ["diff", "text"] {
         if let Some(extra) = done[key].as_str().filter(|s| !s.is_empty()) {
@@ -570,6 +585,11 @@ mod tests {
         assert_eq!(f(json!({"action": "hover", "ref": "A1"}), None), "hovered A1");
         assert_eq!(f(json!({"action": "focus", "ref": "A1"}), None), "focused A1");
         assert_eq!(f(json!({"action": "scroll"}), Some(ActValue::Pixels(400.0))), "scrolled 400 px");
+        assert_eq!(f(json!({"action": "dialog", "accepted": false}), None), "dismissed the dialog");
+        assert_eq!(
+            f(json!({"action": "click", "ref": "A4", "dialog": {"type": "confirm", "message": "Delete?"}}), None),
+            "clicked A4\na confirm dialog opened: \"Delete?\"; answer it with the dialog action"
+        );
         assert_eq!(f(json!({"action": "click", "ref": "A1", "diff": "+ dialog \"Saved\""}), None), "clicked A1\n+ dialog \"Saved\"");
     }
 
