@@ -114,7 +114,7 @@ test('the agent lists six tools, each said in one short line', async () => {
   for (const t of tools) assert.ok(t.description.length <= 200, t.name);
   const act = tools.find((t) => t.name === 'browser_act');
   assert.deepEqual(/** @type {any} */ (act.inputSchema.properties).action.enum,
-    ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll']);
+    ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll', 'dialog']);
 });
 
 test('an agent opens a page, snapshots it, fills and clicks by ref, and never sees the password', async () => {
