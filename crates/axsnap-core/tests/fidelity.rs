@@ -179,9 +179,9 @@ fn lost_words(said: &str, window: &[Vec<String>]) -> Vec<String> {
     let glued: String = window.iter().flatten().map(String::as_str).collect();
     words(said)
         .filter(|w| {
-            !present.contains(w.as_str())
-                && !present.iter().any(|p| p.starts_with(w.as_str()) || p.ends_with(w.as_str()))
-                && !(w.chars().count() >= 4 && glued.contains(w.as_str()))
+            let w = w.as_str();
+            let said = present.iter().any(|p| p.starts_with(w) || p.ends_with(w)) || w.chars().count() >= 4 && glued.contains(w);
+            !said
         })
         .collect()
 }

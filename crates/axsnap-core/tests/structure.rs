@@ -337,6 +337,21 @@ fn urls_clipped_to_the_same_text_stay_two_destinations() {
 }
 
 #[test]
+fn a_tracker_link_shows_its_destination_and_the_text_clips_tokens_json_keeps_them() {
+    let tracker = "https://www.google.com/url?q=https://github.com/kepano/defuddle/commit/cb4291db0f24cac0d0674d9e35fc0089338da2da&sa=U&ved=2ahUKE";
+    let nodes = vec![root(&[2]), with(n(2, "link", "Fix", &[]), &[("url", json!(tracker))])];
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    let mut refs = RefTable::new();
+    let t = snapshot(&input, &[], &Options::default(), &mut refs).unwrap().text;
+    assert_eq!(t, format!("{HEAD}[Fix](https://github.com/kepano/defuddle/commit/cb4291db…) A0\n"));
+    // The ref still leads to the link's own URL: a click follows the page's link.
+    assert_eq!(refs.resolve("A0").unwrap().url.as_deref(), Some(tracker));
+    let o = Options { format: Format::Json, ..Options::default() };
+    let rows: Value = serde_json::from_str(&snapshot(&input, &[], &o, &mut RefTable::new()).unwrap().text).unwrap();
+    assert_eq!(rows[1][3]["url"], "https://github.com/kepano/defuddle/commit/cb4291db0f24cac0d0674d9e35fc0089338da2da");
+}
+
+#[test]
 fn a_date_touching_a_name_is_a_word_of_its_own() {
     let t = text(vec![
         root(&[2]),

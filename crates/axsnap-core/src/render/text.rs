@@ -310,7 +310,7 @@ impl<'a> TextRenderer<'a> {
                     }
                     Some(u) if self.link_urls => {
                         s.push_str(&format!("[{name}]"));
-                        let shown = clip(u, self.max_url.map(|m| m.saturating_sub(1).max(8)));
+                        let shown = clip(&crate::urls::clip_opaque(u), self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let slot = self.url_slot(u, &shown);
                         s.0.push(slot);
                         Kind::Link { same_page: false }
