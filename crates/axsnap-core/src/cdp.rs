@@ -6,9 +6,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// `AXValue`: a typed value. A scalar `value`, or for relations
-/// (`labelledby`, `describedby`) the DOM nodes they name; everything else
-/// is skipped unread.
+/// `AXValue`: a typed value. A scalar `value`, for relations
+/// (`labelledby`, `describedby`) the DOM nodes they name, and for a name,
+/// where Chrome took it from; everything else is skipped unread.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 pub struct AxValue {
     #[serde(default, rename = "type", skip_serializing)]
@@ -17,6 +17,8 @@ pub struct AxValue {
     pub value: Scalar,
     #[serde(default, rename = "relatedNodes", skip_serializing_if = "Vec::is_empty")]
     pub related_nodes: Vec<RelatedNode>,
+    #[serde(default, skip_serializing)]
+    pub sources: NameSource,
 }
 
 /// A node a relation names; only its DOM identity is read.
@@ -24,6 +26,111 @@ pub struct AxValue {
 pub struct RelatedNode {
     #[serde(default, rename = "backendDOMNodeId")]
     pub backend_dom_node_id: Option<i64>,
+}
+
+/// Where a computed name comes from: the node's content (a link's text),
+/// or something of its own (`aria-label`, `aria-labelledby`, `title`, a
+/// `<label>`, `alt`). Read from `sources`: the first one with a value that
+/// is not superseded is the one Chrome used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum NameSource {
+    /// No `sources` (an older Chrome, a hand-made tree).
+    #[default]
+    Unknown,
+    Contents,
+    Own,
+}
+
+impl<'de> Deserialize<'de> for NameSource {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = NameSource;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of name sources")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<NameSource, A::Error> {
+                let mut found = NameSource::Unknown;
+                while let Some(s) = a.next_element::<Source>()? {
+                    if found == NameSource::Unknown && s.has_value && !s.superseded {
+                        found = if s.contents { NameSource::Contents } else { NameSource::Own };
+                    }
+                }
+                Ok(found)
+            }
+            fn visit_unit<E>(self) -> Result<NameSource, E> {
+                Ok(NameSource::Unknown)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// One entry of `sources`, read without allocating.
+#[derive(Default)]
+struct Source {
+    contents: bool,
+    has_value: bool,
+    superseded: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum SourceField {
+    Type,
+    Value,
+    Superseded,
+    #[serde(other)]
+    Other,
+}
+
+/// `"type": "contents"`, compared where it is read.
+struct IsContents(bool);
+
+impl<'de> Deserialize<'de> for IsContents {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = IsContents;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a source type")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<IsContents, E> {
+                Ok(IsContents(v == "contents"))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Source {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Source;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a name source")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Source, A::Error> {
+                let mut s = Source::default();
+                while let Some(key) = a.next_key::<SourceField>()? {
+                    match key {
+                        SourceField::Type => s.contents = a.next_value::<IsContents>()?.0,
+                        SourceField::Value => {
+                            a.next_value::<serde::de::IgnoredAny>()?;
+                            s.has_value = true;
+                        }
+                        SourceField::Superseded => s.superseded = a.next_value::<Option<bool>>()?.unwrap_or(false),
+                        SourceField::Other => {
+                            a.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(s)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// A field we accept and never read: parsed without allocating.

@@ -31,6 +31,9 @@ pub struct Element {
     /// instead, so the link texts are not read twice.
     pub show_name: bool,
     pub reference: Option<u32>,
+    /// A span of running text kept for its name or description: its words
+    /// flow with the text around it, and what it says more follows them.
+    pub span: bool,
     /// Refs of twin links folded into this one (see `fold_twin_links`).
     pub also: Vec<u32>,
     pub secret: Option<Secret>,
@@ -186,7 +189,10 @@ impl<'a> Distiller<'a> {
             reason,
             filled: is_filled(tree, id),
         });
-        let show_name = self.shows_name(id);
+        // A generic or formatting span kept for its own words, inside a line of text.
+        let span = matches!(node.role, Role::Generic | Role::LabelText) || rules::is_inline_formatting(&node.role);
+        let span = span && reference.is_none() && (in_flow || self.beside_text(id));
+        let show_name = self.shows_name(id, span);
         let mut children = Vec::new();
         if let Some(field) = secret {
             // Nothing under a secret field is printed, but a control nested in
@@ -201,6 +207,7 @@ impl<'a> Distiller<'a> {
                         role: n.role.clone(),
                         show_name: false,
                         reference: Some(r),
+                        span: false,
                         also: Vec::new(),
                         secret: Some(Secret { reason: field.reason, filled: false }),
                         children: Vec::new(),
@@ -211,7 +218,9 @@ impl<'a> Distiller<'a> {
             // Text is compared with the nearest printed name only through
             // transparent wrappers: a cell under a captioned table is content.
             // A document's title is not its content: text echoing it stays.
-            let named = (show_name && !node.role.is_root()).then_some(id);
+            // A span's words are compared with the name around it: what the
+            // span says more follows them.
+            let named = if span { ancestor_name } else { (show_name && !node.role.is_root()).then_some(id) };
             let flow = in_flow || starts_flow(&node.role);
             for &c in &node.children {
                 children.extend(self.walk(c, named, flow, depth + 1));
@@ -229,7 +238,7 @@ impl<'a> Distiller<'a> {
             }
         }
         self.kept += 1;
-        vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, also: Vec::new(), secret, children })]
+        vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, span, also: Vec::new(), secret, children })]
     }
 
     /// The ref of an actionable node. Under a secret field a nested control
@@ -240,22 +249,33 @@ impl<'a> Distiller<'a> {
         self.refs.assign(self.tree.frame_key(id), n.backend_id.unwrap_or_default(), n.role.cdp_name(), name, url)
     }
 
-    /// A heading holding links shows its content instead of its name; any
-    /// element whose name a control inside it prints again (an option
+    /// Whether the element's line prints its name. A span, a list item and a
+    /// heading holding links print it only where their content does not say
+    /// it (the heading is then folded into its link: `## [Title](/a)`); a
+    /// control whose name a control inside it prints again (an option
     /// wrapping a link of the same name) leaves the name to that control.
-    fn shows_name(&self, id: NodeId) -> bool {
+    /// Other containers print it; the renderer leaves it out where the line
+    /// below says it.
+    fn shows_name(&self, id: NodeId, span: bool) -> bool {
         let node = self.tree.node(id);
+        let says = || rules::content_says(self.tree, id, &node.name);
+        if rules::is_wrapper_role(&node.role) && !prints_name(node) {
+            return rules::has_own_name(self.tree, id) && !(span && says());
+        }
         if !prints_name(node) {
             return false;
+        }
+        if node.role == Role::ListItem {
+            return node.name_from != crate::cdp::NameSource::Contents && !says();
         }
         // A document's title is said even when a link in it says it again.
         if !self.holds_actionable[id as usize] || node.role.is_root() {
             return true;
         }
         if node.role == Role::Heading && !self.actionable[id as usize] {
-            return false;
+            return node.name_from != crate::cdp::NameSource::Contents && !says();
         }
-        !self.control_inside_repeats(id, &node.name)
+        !self.actionable[id as usize] || !self.control_inside_repeats(id, &node.name)
     }
 
     fn control_inside_repeats(&self, id: NodeId, name: &str) -> bool {
@@ -313,7 +333,7 @@ impl<'a> Distiller<'a> {
                 let r = self.assign_ref(d, true);
                 let secret = n.secret.map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
                 out.push(Out::Break);
-                out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), also: Vec::new(), secret, children: Vec::new() }));
+                out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), span: false, also: Vec::new(), secret, children: Vec::new() }));
                 out.push(Out::Break);
             } else if n.role == Role::StaticText && !n.ignored && !self.inside_secret(d) {
                 out.push(Out::Text(n.name.clone(), self.anchor(d)));

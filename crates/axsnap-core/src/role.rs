@@ -109,6 +109,7 @@ impl Role {
             Role::DescriptionList => "dl",
             Role::Abbr => "abbr",
             Role::Legend => "legend",
+            Role::LabelText => "label",
             Role::DisclosureTriangle => "summary",
             Role::MenuListPopup => "menu",
             other => other.cdp_name(),

@@ -46,6 +46,8 @@ pub struct Props {
 pub struct Node {
     pub role: Role,
     pub name: String,
+    /// Where Chrome took the name from: the content, or a label of its own.
+    pub name_from: crate::cdp::NameSource,
     pub value: Option<String>,
     pub description: Option<String>,
     pub props: Props,
@@ -272,6 +274,7 @@ fn convert(raw: &AxNode, frame: u32) -> Node {
     Node {
         role,
         name: raw.name.as_ref().and_then(|v| v.as_text()).unwrap_or_default(),
+        name_from: raw.name.as_ref().map(|v| v.sources).unwrap_or_default(),
         value: raw.value.as_ref().and_then(|v| v.as_text()),
         description: raw.description.as_ref().and_then(|v| v.as_text()).filter(|d| !d.trim().is_empty()),
         props: parse_props(&raw.properties),

@@ -4,6 +4,7 @@
 
 mod common;
 
+use axsnap_core::cdp::NameSource;
 use axsnap_core::role::Role;
 use axsnap_core::tree::{NodeId, Tree};
 use axsnap_core::{snapshot, Options, RefTable, SnapshotInput};
@@ -58,6 +59,10 @@ struct Placement {
     /// Per position in `order`: the line of the nearest placed node after it.
     after: Vec<usize>,
     position: HashMap<NodeId, usize>,
+    /// The same, for nodes placed by their ref only (exact, where text
+    /// search can be fooled by text printed twice).
+    ref_before: Vec<usize>,
+    ref_after: Vec<usize>,
 }
 
 impl Placement {
@@ -75,6 +80,7 @@ impl Placement {
         let order: Vec<NodeId> = std::iter::once(root).chain(tree.descendants(root)).collect();
         let squashed: Vec<String> = lines.iter().map(|l| squash(l)).collect();
         let mut placed: Vec<Option<usize>> = vec![None; order.len()];
+        let mut by_ref: Vec<Option<usize>> = vec![None; order.len()];
         let mut cursor = 0;
         // Nodes met since the last one placed: each may have printed a line,
         // so the next text is searched that much further down.
@@ -84,6 +90,7 @@ impl Placement {
             let key = (tree.frame_key(id).to_string(), n.backend_id.unwrap_or(-1));
             if let Some(&l) = ref_line.get(&key) {
                 placed[k] = Some(l);
+                by_ref[k] = Some(l);
                 cursor = l;
             } else if n.role == Role::StaticText && !n.ignored {
                 let probe: String = squash(&n.name).chars().take(40).collect();
@@ -102,22 +109,17 @@ impl Placement {
                 unplaced += 1;
             }
         }
-        let mut before = Vec::with_capacity(order.len());
-        let mut last = 0;
-        for p in &placed {
-            last = p.unwrap_or(last);
-            before.push(last);
-        }
-        let mut after = vec![lines.len().saturating_sub(1); order.len()];
-        let mut next = lines.len().saturating_sub(1);
-        for k in (0..order.len()).rev() {
-            after[k] = next;
-            if let Some(l) = placed[k] {
-                next = l;
-            }
-        }
+        let (before, after) = nearest(&placed, lines.len());
+        let (ref_before, ref_after) = nearest(&by_ref, lines.len());
         let position = order.iter().enumerate().map(|(k, &id)| (id, k)).collect();
-        Placement { order, before, after, position }
+        Placement { order, before, after, position, ref_before, ref_after }
+    }
+
+    /// The lines between the refs placed nearest before and after the node.
+    fn ref_window(&self, id: NodeId) -> (usize, usize) {
+        let k = self.position[&id];
+        let (a, b) = (self.ref_before[k], self.ref_after[k]);
+        (a.min(b).saturating_sub(1), a.max(b) + 2)
     }
 
     /// The lines a node's strings may be printed on: from the nearest placed
@@ -131,19 +133,29 @@ impl Placement {
     }
 }
 
-/// The letters and digits of the text below a node (its content), text
-/// and image names, as one lowercase run.
-fn content(tree: &Tree, id: NodeId) -> String {
-    tree.descendants(id)
-        .map(|d| tree.node(d))
-        .filter(|n| !n.ignored && matches!(n.role, Role::StaticText | Role::Image | Role::Img))
-        .flat_map(|n| words(&n.name).collect::<Vec<_>>())
-        .collect()
+/// Per position: the line of the nearest placed node at or before it, and
+/// of the nearest one after it.
+fn nearest(placed: &[Option<usize>], lines: usize) -> (Vec<usize>, Vec<usize>) {
+    let mut before = Vec::with_capacity(placed.len());
+    let mut last = 0;
+    for p in placed {
+        last = p.unwrap_or(last);
+        before.push(last);
+    }
+    let mut after = vec![lines.saturating_sub(1); placed.len()];
+    let mut next = lines.saturating_sub(1);
+    for k in (0..placed.len()).rev() {
+        after[k] = next;
+        if let Some(l) = placed[k] {
+            next = l;
+        }
+    }
+    (before, after)
 }
 
-/// The strings of non-ignored nodes the rule asks to be printed. A name made
-/// of the node's own content is that content, checked as its text.
-/// Left out, as the README's format section says: a named link's hover title.
+/// The strings of non-ignored nodes the rule asks to be printed.
+/// Left out, as the README's format section says: a named link's hover
+/// title, and metadata for programs in a title.
 fn strings(tree: &Tree, order: &[NodeId]) -> Vec<Said> {
     let mut out = Vec::new();
     for &id in order {
@@ -151,14 +163,16 @@ fn strings(tree: &Tree, order: &[NodeId]) -> Vec<Said> {
         if n.ignored || n.role == Role::InlineTextBox {
             continue;
         }
-        let from_content = !n.name.is_empty() && content(tree, id).contains(&words(&n.name).collect::<String>());
-        // Text is checked word by word against the whole page by the corpus
-        // test and by the benchmark's innerText recall.
-        if n.role != Role::StaticText && !from_content {
+        // Text, and a name Chrome computed from it (a link's, a heading's,
+        // a cell's), is checked word by word by the corpus test of visible
+        // words and by the benchmark's innerText recall.
+        if n.role != Role::StaticText && n.name_from != NameSource::Contents {
             out.push(Said { node: id, what: "name", text: n.name.clone() });
         }
         let titled_link = n.role == Role::Link && !n.name.trim().is_empty();
-        if let Some(d) = n.description.as_ref().filter(|_| !titled_link) {
+        // Metadata for programs in a title (COinS: `ctx_ver=Z39.88-2004&…`).
+        let data = |d: &&String| !d.trim().contains(' ') && d.contains('=') && d.contains('&');
+        if let Some(d) = n.description.as_ref().filter(|_| !titled_link).filter(|d| !data(d)) {
             out.push(Said { node: id, what: "description", text: d.clone() });
         }
         if let Some(v) = n.props.value_text.clone().or_else(|| n.value.clone()) {
@@ -180,7 +194,9 @@ fn lost_words(said: &str, window: &[Vec<String>]) -> Vec<String> {
     words(said)
         .filter(|w| {
             let w = w.as_str();
-            let said = present.iter().any(|p| p.starts_with(w) || p.ends_with(w)) || w.chars().count() >= 4 && glued.contains(w);
+            // A superscript or another box makes two words of one ("km2" printed "km^2").
+            let split = (1..w.len()).filter(|&i| w.is_char_boundary(i)).any(|i| present.contains(&w[..i]) && present.contains(&w[i..]));
+            let said = split || present.iter().any(|p| p.starts_with(w) || p.ends_with(w)) || w.chars().count() >= 4 && glued.contains(w);
             !said
         })
         .collect()
@@ -206,8 +222,15 @@ fn check_names(page: &str, json: &str) -> PageReport {
     let mut said_once: HashSet<String> = HashSet::new();
     for s in strings(&tree, &placement.order) {
         let (lo, hi) = placement.window(s.node);
-        let hi = hi.min(lines.len());
-        let lost = lost_words(&s.text, &line_words[lo..hi]);
+        let mut lost = lost_words(&s.text, &line_words[lo..hi.min(lines.len())]);
+        if !lost.is_empty() {
+            // Text printed twice can place a node wrongly; refs never do.
+            let (lo, hi) = placement.ref_window(s.node);
+            let again = lost_words(&s.text, &line_words[lo..hi.min(lines.len())]);
+            if again.len() < lost.len() {
+                lost = again;
+            }
+        }
         let key = squash(&s.text).to_lowercase();
         if lost.is_empty() {
             if s.what == "description" {
@@ -223,7 +246,7 @@ fn check_names(page: &str, json: &str) -> PageReport {
             let n = tree.node(s.node);
             report.examples.push(format!("{} {} {:?} (lost {:?})", n.role.cdp_name(), s.what, squash(&s.text), lost));
             if std::env::var("AXSNAP_FIDELITY_DEBUG").is_ok() {
-                eprintln!("{page} {:?} window {lo}..{hi}: {:?}", s.text, &lines[lo..hi.min(lo + 4)]);
+                eprintln!("{page} {:?} window {lo}..{hi} refs {:?}: {:?}", s.text, placement.ref_window(s.node), &lines[lo..hi.min(lo + 4)]);
             }
         }
     }
@@ -248,8 +271,71 @@ fn every_name_description_and_value_is_printed() {
         }
     }
     worst.sort_by_key(|r| std::cmp::Reverse(r.lost.values().sum::<usize>()));
-    eprintln!("words lost over {} pages: {total:?}", pages.len());
-    for r in &worst {
-        eprintln!("  {}: {:?}\n    {}", r.page, r.lost, r.examples.join("\n    "));
+    let report: Vec<String> = worst.iter().map(|r| format!("  {}: {:?}\n    {}", r.page, r.lost, r.examples.join("\n    "))).collect();
+    eprintln!("words lost over {} pages: {total:?}\n{}", pages.len(), report.join("\n"));
+    assert!(total.is_empty(), "names, descriptions or values lost:\n{}", report.join("\n"));
+}
+
+/// Link recall: every link of the tree with a URL is printed with its ref
+/// and its destination, in the documented form (the URL as `compact` and
+/// `clip_opaque` show it, inline or as a `[n]` reference, or `#[name]` for
+/// a link within the page). Over all pages ≥ 99%, no page under 95%.
+#[test]
+fn every_link_is_printed_with_its_destination_and_its_ref() {
+    let Some(pages) = common::corpus() else { return };
+    let (mut links, mut kept) = (0usize, 0usize);
+    let mut worst: Vec<(f64, String, Vec<String>)> = Vec::new();
+    for (page, json) in &pages {
+        let input = SnapshotInput::from_json(json).unwrap();
+        let tree = Tree::build(&input);
+        let mut refs = RefTable::new();
+        let text = snapshot(&input, &[], &Options::default(), &mut refs).unwrap().text;
+        let lines: Vec<&str> = text.lines().collect();
+        let table: HashMap<String, String> = lines
+            .iter()
+            .filter_map(|l| l.strip_prefix('[')?.split_once("]: ").map(|(n, u)| (n.to_string(), u.to_string())))
+            .collect();
+        // The first line with a ref is its own: page text can say "Page A7" later.
+        let mut line_of: HashMap<String, &str> = HashMap::new();
+        for l in &lines {
+            for r in common::refs_in(l) {
+                line_of.entry(r).or_insert(l);
+            }
+        }
+        let ref_of: HashMap<(String, i64), u32> =
+            refs.live_targets().into_iter().map(|(n, t)| ((t.frame.clone(), t.backend_node_id), n)).collect();
+        let (mut page_links, mut page_kept, mut lost) = (0usize, 0usize, Vec::new());
+        for id in 0..tree.nodes.len() as NodeId {
+            let n = tree.node(id);
+            let Some(url) = n.props.url.as_deref().filter(|_| n.role == Role::Link && !n.ignored) else { continue };
+            // Script and data URLs lead nowhere: documented as dropped.
+            let Some(shown) = axsnap_core::urls::compact(url, tree.frame_url(id)) else { continue };
+            page_links += 1;
+            let line = ref_of
+                .get(&(tree.frame_key(id).to_string(), n.backend_id.unwrap_or(-1)))
+                .and_then(|r| line_of.get(&format!("A{r}")).copied());
+            let printed = line.is_some_and(|l| {
+                if shown.starts_with('#') {
+                    return l.contains("#[");
+                }
+                let shown = axsnap_core::urls::clip_opaque(&shown);
+                l.contains(&format!("]({shown})"))
+                    || l.match_indices("][").any(|(i, _)| l[i + 2..].split(']').next().and_then(|k| table.get(k)) == Some(&shown))
+            });
+            if printed {
+                page_kept += 1;
+            } else if lost.len() < 5 {
+                lost.push(format!("{:?} {url} on {:?}", n.name, line.unwrap_or("(no line)")));
+            }
+        }
+        links += page_links;
+        kept += page_kept;
+        let recall = if page_links == 0 { 1.0 } else { page_kept as f64 / page_links as f64 };
+        worst.push((recall, page.clone(), lost));
     }
+    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let overall = kept as f64 / links.max(1) as f64;
+    let report: Vec<String> = worst.iter().take(5).map(|(r, p, lost)| format!("  {p}: {:.2}% {}", 100.0 * r, lost.join("; "))).collect();
+    eprintln!("link recall {:.3}% of {links} links; worst:\n{}", 100.0 * overall, report.join("\n"));
+    assert!(overall >= 0.99 && worst.iter().all(|w| w.0 >= 0.95), "link recall too low:\n{}", report.join("\n"));
 }

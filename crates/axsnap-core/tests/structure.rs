@@ -506,3 +506,78 @@ fn json_honours_max_chars_and_max_depth() {
     assert_eq!(rows.len(), 3, "{rows:?}");
     assert_eq!(rows[2], json!([2, "note", "… 120 deeper lines (60 refs); snapshot a subtree by ref to see them", null, null]));
 }
+
+/// `n` with Chrome's `sources`: the name taken from the node's content.
+fn from_content(mut v: Value) -> Value {
+    v["name"]["sources"] = json!([{"type": "attribute", "attribute": "aria-label"}, {"type": "contents", "value": {"type": "computedString", "value": v["name"]["value"]}}]);
+    v
+}
+
+/// `n` with Chrome's `sources`: the name from an `aria-label`.
+fn labelled(mut v: Value) -> Value {
+    v["name"]["sources"] = json!([{"type": "attribute", "attribute": "aria-label", "value": {"type": "computedString", "value": v["name"]["value"]}}]);
+    v
+}
+
+fn link(id: u32, name: &str, url: &str, kids: &[u32]) -> Value {
+    with(from_content(n(id, "link", name, kids)), &[("url", json!(url))])
+}
+
+#[test]
+fn a_heading_is_folded_into_its_link_only_when_both_say_the_same() {
+    let t = text(vec![
+        root(&[2, 5]),
+        with(labelled(n(2, "heading", "Release notes for 2.0", &[3])), &[("level", json!(2))]),
+        link(3, "Release notes", "https://site.test/v2", &[4]),
+        n(4, "StaticText", "Release notes", &[]),
+        with(from_content(n(5, "heading", "Changelog", &[6])), &[("level", json!(2))]),
+        link(6, "Changelog", "https://site.test/log", &[7]),
+        n(7, "StaticText", "Changelog", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}## Release notes for 2.0 [Release notes](/v2) A0\n## [Changelog](/log) A1\n"));
+}
+
+#[test]
+fn a_named_container_says_its_name_unless_the_line_below_does() {
+    let item = |id: u32, text_id: u32, words: &str| vec![n(id, "listitem", "", &[text_id]), n(text_id, "StaticText", words, &[])];
+    let mut nodes = vec![
+        root(&[2, 7, 10]),
+        labelled(n(2, "list", "Shipping options", &[3, 5])),
+    ];
+    nodes.extend(item(3, 4, "Standard"));
+    nodes.extend(item(5, 6, "Express"));
+    // A region labelled by its own heading: the heading says it.
+    nodes.push(labelled(n(7, "region", "Features", &[8])));
+    nodes.push(with(from_content(n(8, "heading", "Features", &[9])), &[("level", json!(2))]));
+    nodes.push(n(9, "StaticText", "Features", &[]));
+    nodes.push(labelled(n(10, "navigation", "Contents", &[11, 12])));
+    nodes.push(n(11, "StaticText", "Contents", &[]));
+    nodes.push(link(12, "Intro", "https://site.test/a/page?x=1#intro", &[]));
+    let t = text(nodes);
+    assert_eq!(
+        t,
+        format!("{HEAD}list \"Shipping options\"\n - Standard\n - Express\n## Features\nnav \"Contents\"\n #[Intro] A0\n")
+    );
+}
+
+#[test]
+fn a_table_header_title_follows_its_words_once() {
+    let sortable = |id: u32, text_id: u32, words: &str| {
+        let mut h = n(id, "columnheader", words, &[text_id]);
+        h["description"] = json!({"type": "computedString", "value": "Sort ascending"});
+        vec![h, n(text_id, "StaticText", words, &[])]
+    };
+    let mut nodes = vec![root(&[2]), n(2, "table", "", &[3]), n(3, "row", "", &[4, 6])];
+    nodes.extend(sortable(4, 5, "Film"));
+    nodes.extend(sortable(6, 7, "Year"));
+    let t = text(nodes);
+    assert_eq!(t, format!("{HEAD}table\n | Film desc=\"Sort ascending\" | Year |\n |-|-|\n"));
+}
+
+#[test]
+fn a_list_items_own_name_follows_its_marker() {
+    let mut li = labelled(n(3, "listitem", "featured article badge", &[4]));
+    li["name"]["sources"][0]["attribute"] = json!("title");
+    let t = text(vec![root(&[2]), n(2, "list", "", &[3]), li, link(4, "Deutsch", "https://de.wikipedia.org/wiki/Microsoft", &[])]);
+    assert_eq!(t, format!("{HEAD}- \"featured article badge\" [Deutsch](https://de.wikipedia.org/wiki/Microsoft) A0\n"));
+}

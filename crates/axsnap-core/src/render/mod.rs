@@ -87,17 +87,17 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
         });
         v.map(|v| clip(&v.replace('\n', "\\n"), max_text))
     };
-    // Descriptions of controls only: there they say what the control does or
-    // what is wrong with its value. A named link's description is its hover
-    // title (Wikipedia's article names, "Permalink to this headline"):
-    // printing those cost 7% more tokens on the corpus, so a link shows one
-    // only when it has no name.
+    // A description says what a control does or what is wrong with its
+    // value, and what an icon, an abbreviation or a truncated cell means
+    // (its title). A named link's description is its hover title
+    // (Wikipedia's article names, "Permalink to this headline"): printing
+    // those cost 7% more tokens on the corpus, so a link shows one only when
+    // it has no name. Metadata for programs in a title (COinS) is no words.
     let titled_link = node.role == Role::Link && !node.name.trim().is_empty();
-    let description = if e.secret.is_some() || e.reference.is_none() || titled_link {
+    let description = if e.secret.is_some() || titled_link {
         None
     } else {
-        node.description
-            .as_deref()
+        crate::rules::readable_description(node)
             .map(squash)
             .filter(|d| !d.is_empty() && !crate::rules::contains_words(&node.name, d) && !in_text_below(tree, e.src, d))
             .map(|d| clip(&d, max_text))

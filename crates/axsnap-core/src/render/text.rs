@@ -167,7 +167,11 @@ impl Run {
             self.pending_space = true;
             return;
         }
-        if last.is_some_and(|c| c != '\n' && c != ' ') && (lead || self.pending_space) {
+        // Punctuation right after a quoted name or description closes the
+        // sentence it is in: `GitHub desc="…", Inc.` (after a ref it keeps
+        // its space, so `A5.` never reads as a ref).
+        let closes = !lead && last == Some('"') && core.starts_with(['.', ',', ';', ':', '!', '?', ')']);
+        if last.is_some_and(|c| c != '\n' && c != ' ') && (lead || self.pending_space) && !closes {
             self.segs.push_str(" ");
         }
         self.segs.push_str(&core);
@@ -264,9 +268,11 @@ impl<'a> TextRenderer<'a> {
         self.flush(&mut run, depth);
     }
 
-    /// An inline element and its inline children, on one line.
+    /// An inline element and its inline children, on one line. A span's
+    /// words come first, then what its name and description say more:
+    /// `ETA desc="Estimated time of arrival"`.
     fn inline(&mut self, e: &Element) -> (Segs, Kind) {
-        let (segs, kind) = self.header(e);
+        let (segs, kind) = if e.span { (Segs::default(), Kind::Text) } else { self.header(e, e.show_name) };
         let mut run = Run { segs, pending_space: true, ..Run::default() };
         for c in &e.children {
             match c {
@@ -279,14 +285,44 @@ impl<'a> TextRenderer<'a> {
                 }
             }
         }
+        if e.span {
+            let d = describe(self.tree, e, self.max_text);
+            let mut said = Segs::default();
+            if let Some(n) = &d.name {
+                said.push_str(&format!("\"{}\"", n.replace('"', "\\\"")));
+            }
+            self.push_description(&mut said, d.description);
+            if !said.is_empty() {
+                run.push_element(said, Kind::Text);
+            }
+        }
         let mut segs = run.segs;
         segs.map_text(|t| t.replace('\n', " "));
         (segs, kind)
     }
 
-    /// The element's own words: role, name, ref, states, value, URL.
-    fn header(&mut self, e: &Element) -> (Segs, Kind) {
-        let d = describe(self.tree, e, self.max_text);
+    /// ` desc="…"`, once per snapshot: a description repeated down a list
+    /// (every permalink's "Permalink to this headline") is printed once.
+    fn push_description(&mut self, s: &mut Segs, description: Option<String>) {
+        if let Some(desc) = description {
+            if self.said.insert(desc.clone()) {
+                if !s.is_empty() {
+                    s.push_str(" ");
+                }
+                s.push_str("desc=\"");
+                s.push_str(&desc.replace('"', "\\\""));
+                s.push_str("\"");
+            }
+        }
+    }
+
+    /// The element's own words: role, name (unless `with_name` is false),
+    /// ref, states, value, URL.
+    fn header(&mut self, e: &Element, with_name: bool) -> (Segs, Kind) {
+        let mut d = describe(self.tree, e, self.max_text);
+        if !with_name {
+            d.name = None;
+        }
         let node = self.tree.node(e.src);
         let mut s = Segs::default();
         let kind = match node.role {
@@ -342,13 +378,7 @@ impl<'a> TextRenderer<'a> {
             s.push_str(" ");
             s.push_str(st);
         }
-        if let Some(desc) = &d.description {
-            if self.said.insert(desc.clone()) {
-                s.push_str(" desc=\"");
-                s.push_str(&desc.replace('"', "\\\""));
-                s.push_str("\"");
-            }
-        }
+        self.push_description(&mut s, d.description);
         if let Some(v) = &d.value {
             s.push_str(": ");
             s.push_str(v);
@@ -377,20 +407,24 @@ impl<'a> TextRenderer<'a> {
                 let rest: Vec<Out> = skip_first_marker(&e.children);
                 let mut head = Segs::default();
                 head.push_str(marker.unwrap_or("-"));
+                let d = describe(self.tree, e, self.max_text);
+                if let Some(n) = &d.name {
+                    head.push_str(&format!(" \"{}\"", n.replace('"', "\\\"")));
+                }
                 if let Some(r) = e.reference {
                     head.push_ref(r);
                 }
+                self.push_description(&mut head, d.description);
                 self.joined(head, Kind::ListItem { numbered: marker.is_some(), first: None }, &rest, depth);
             }
             Role::Row => self.row(e, depth),
             // The page line heads the snapshot; its content is not indented.
             _ if node.role.is_root() && node.parent.is_none() => {
-                let (head, kind) = self.header(e);
+                let (head, kind) = self.header(e, e.show_name);
                 self.lines.push(Line::segments(depth, kind, head.0));
                 self.children(&e.children, depth);
             }
             _ => {
-                let (head, kind) = self.header(e);
                 let starts_inline = match e.children.iter().find(|c| !is_blank(c)) {
                     Some(Out::Element(c)) => inline_capable(c),
                     Some(_) => true,
@@ -403,12 +437,34 @@ impl<'a> TextRenderer<'a> {
                     _ => true,
                 });
                 if (node.role == Role::Heading && starts_inline) || joins {
+                    let (head, kind) = self.header(e, e.show_name);
                     self.joined(head, kind, &e.children, depth);
                 } else {
-                    self.lines.push(Line::segments(depth, kind, head.0));
-                    self.children(&e.children, depth + 1);
+                    self.container(e, depth);
                 }
             }
+        }
+    }
+
+    /// A container's line, then its content nested below. Its name is left
+    /// out where the line directly below says it (a region labelled by its
+    /// heading, a list by its first item); a container that says nothing
+    /// more than its role then is no line at all, as when it has no name.
+    fn container(&mut self, e: &Element, depth: usize) {
+        let node = self.tree.node(e.src);
+        let start = self.lines.len();
+        self.children(&e.children, depth + 1);
+        let said_below = e.show_name
+            && e.reference.is_none()
+            && self.lines.get(start).is_some_and(|l| l.depth == depth + 1 && crate::rules::contains_words(&line_words(l), &node.name));
+        let (head, kind) = self.header(e, e.show_name && !said_below);
+        let bare = matches!(head.0.as_slice(), [Segment::Text(t)] if t == node.role.display());
+        if said_below && bare && lifted_when_unnamed(&node.role) {
+            for l in &mut self.lines[start..] {
+                l.depth -= 1;
+            }
+        } else {
+            self.lines.insert(start, Line::segments(depth, kind, head.0));
         }
     }
 
@@ -471,6 +527,9 @@ impl<'a> TextRenderer<'a> {
                             cell.push_ref(r);
                         }
                     }
+                    // A header's title ("Sort ascending") follows its words.
+                    let description = describe(self.tree, ce, self.max_text).description.map(|d| d.replace('|', "\\|"));
+                    self.push_description(&mut cell, description);
                     all_headers &= ce.role == Role::ColumnHeader;
                     cells.push(cell);
                 }
@@ -499,7 +558,7 @@ impl<'a> TextRenderer<'a> {
     }
 
     fn row_as_block(&mut self, e: &Element, depth: usize) {
-        let (head, kind) = self.header(e);
+        let (head, kind) = self.header(e, e.show_name);
         self.lines.push(Line::segments(depth, kind, head.0));
         self.children(&e.children, depth + 1);
     }
@@ -517,8 +576,25 @@ fn trim_end(piece: &mut Vec<Segment>) {
     }
 }
 
+/// The words a line prints, refs and URLs aside.
+fn line_words(l: &Line) -> String {
+    match &l.body {
+        crate::lines::Body::Segments(segs) => segs.iter().filter_map(|s| match s {
+            Segment::Text(t) => Some(t.as_str()),
+            _ => None,
+        }).collect::<Vec<_>>().join(" "),
+        _ => String::new(),
+    }
+}
+
+/// Containers that print no line of their own when they have no name.
+fn lifted_when_unnamed(role: &Role) -> bool {
+    matches!(role, Role::List | Role::Group | Role::Section | Role::Region | Role::Figure | Role::Article | Role::Document)
+        || crate::rules::is_wrapper_role(role)
+}
+
 fn inline_capable(e: &Element) -> bool {
-    matches!(e.role, Role::Link | Role::Image | Role::Img)
+    (matches!(e.role, Role::Link | Role::Image | Role::Img) || e.span)
         && e.secret.is_none()
         && e.children.iter().all(|c| match c {
             Out::Element(ce) => inline_capable(ce),

@@ -19,12 +19,14 @@ pub const DROP_UNNAMED_IMAGES: Rule = Rule {
 
 pub const DROP_ECHOED_IMAGES: Rule = Rule {
     name: "drop-echoed-images",
-    why: "an image whose alt text is already its link's or button's name would be read twice",
+    why: "an image whose alt text and title are already its link's or button's name would be read twice",
     visit: |v| {
         if !is_image(&v.node.role) {
             return None;
         }
-        contains_words(v.ancestor_name?, &v.node.name).then_some(Action::Remove)
+        let said = v.ancestor_name?;
+        let title_said = super::readable_description(v.node).is_none_or(|d| contains_words(said, d));
+        (contains_words(said, &v.node.name) && title_said).then_some(Action::Remove)
     },
     leave: super::on_the_way_in_only,
 };

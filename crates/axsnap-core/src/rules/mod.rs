@@ -13,10 +13,12 @@ mod actionable;
 mod media;
 mod mode;
 mod text;
+mod words;
 mod wrappers;
 
 pub use actionable::is_actionable;
 pub use text::{contains_words, is_bullet_glyph, is_preformatted};
+pub use words::{content_says, has_own_name, is_wrapper_role, readable_description};
 pub use wrappers::is_inline_formatting;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +76,7 @@ pub static RULES: &[Rule] = &[
     text::DROP_BULLET_MARKERS,
     text::DROP_BULLET_GLYPHS,
     mode::INTERACTIVE_ONLY,
+    words::KEEP_WRAPPERS_THAT_SAY_MORE,
     wrappers::UNWRAP_IGNORED,
     wrappers::UNWRAP_WRAPPERS,
     wrappers::UNWRAP_INLINE_FORMATTING,
@@ -106,7 +109,7 @@ pub fn prints_name(node: &Node) -> bool {
     !node.name.is_empty()
         && !matches!(
             node.role,
-            Row | RowGroup | Cell | GridCell | ColumnHeader | RowHeader | List | ListItem
+            Row | RowGroup | Cell | GridCell | ColumnHeader | RowHeader
                 | Paragraph | Generic | None | Presentation | LabelText | Legend | StaticText
                 | Term | Definition | DescriptionList | Blockquote | Caption | Figcaption
                 | Emphasis | Strong | Code | Superscript | Subscript | Mark | Abbr | Time

@@ -116,7 +116,9 @@ pub const DROP_LABEL_ECHOING_ITS_CONTROL: Rule = Rule {
                 return None;
             }
             let node = tree.node(id);
-            if v.is_actionable(id) && contains_words(&node.name, &v.node.name) {
+            // A link is never what a label names (`<label>Password <a>Forgot
+            // password?</a></label>` keeps its word).
+            if v.is_actionable(id) && node.role != Role::Link && contains_words(&node.name, &v.node.name) {
                 return Some(Action::Remove);
             }
             stack.extend(node.children.iter().copied());
@@ -247,6 +249,19 @@ mod tests {
             n(5, "textbox", "Email", &[]),
         ]);
         assert_eq!(t, "page \"T\"\ntextbox \"Email\" A0\n");
+    }
+
+    #[test]
+    fn label_text_a_link_in_the_label_repeats_stays() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "generic", "", &[3, 6]),
+            n(3, "LabelText", "", &[4, 5]),
+            n(4, "StaticText", "Password ", &[]),
+            n(5, "link", "(Forgot Password?)", &[]),
+            n(6, "textbox", "", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\nPassword [(Forgot Password?)] A0\ntextbox A1\n");
     }
 
     #[test]

@@ -60,11 +60,12 @@ pub const UNWRAP_FRAME_ROOTS: Rule = Rule {
 
 pub const DROP_EMPTY_CONTAINERS: Rule = Rule {
     name: "drop-empty-containers",
-    why: "a container left with no children and no printed name says nothing",
+    why: "a container left with no children and no printed name or description says nothing",
     visit: |_| None,
     leave: |v, kept_children| {
         let keeps_alone = prints_name(v.node)
             || v.is_actionable(v.id)
+            || super::is_wrapper_role(&v.node.role) && super::words::says_more_than_content(v.tree, v.id)
             || v.node.role.is_root()
             || matches!(v.node.role, Role::StaticText | Role::ListMarker | Role::LineBreak | Role::Iframe);
         (kept_children == 0 && !keeps_alone).then_some(Action::Remove)
