@@ -159,7 +159,7 @@ const countAria = (t) => countRoleLines(t, /^\s*- (\w+)\b.*\[ref=/);
 // --- axsnap's completeness on a page
 const DISPLAY = { navigation: 'nav', banner: 'header', contentinfo: 'footer', complementary: 'aside', image: 'img', columnheader: 'th',
   MenuListOption: 'option', Iframe: 'iframe', IframePresentational: 'iframe', Figcaption: 'figcaption', DescriptionList: 'dl',
-  Abbr: 'abbr', Legend: 'legend', DisclosureTriangle: 'summary', MenuListPopup: 'menu', RootWebArea: 'page' };
+  Abbr: 'abbr', Legend: 'legend', LabelText: 'label', DisclosureTriangle: 'summary', MenuListPopup: 'menu', RootWebArea: 'page' };
 const squash = (s) => String(s || '').replace(/[\u200B\uFEFF\u00AD\u2060]/g, '').split(/[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0085]+/).filter(Boolean).join(' ');
 
 function actionableBackendIds(nodes) {
@@ -179,9 +179,32 @@ function actionableBackendIds(nodes) {
       p = parentOf.get(p);
     }
     const control = ACTIONABLE_ROLES.has(role) || role === 'MenuListOption' || role === 'DisclosureTriangle';
-    if (control || prop(n, 'focusable') === true || (editable(n) && !insideEditor)) ids.add(n.backendDOMNodeId);
+    const focusable = prop(n, 'focusable') === true && !focusSentinel(n, by);
+    if (control || focusable || (editable(n) && !insideEditor)) ids.add(n.backendDOMNodeId);
   }
   return ids;
+}
+
+/**
+ * A focus-trap sentinel gets no ref (README, format): a focusable generic
+ * with no name, no description and nothing below it to read or act on.
+ */
+function focusSentinel(n, by) {
+  const role = n.role?.value;
+  const text = (v) => String(v?.value ?? '').trim();
+  if (!['generic', 'none', 'presentation'].includes(role) || text(n.name) || text(n.description)) return false;
+  const prop = (x, name) => (x.properties || []).find((p) => p.name === name)?.value?.value;
+  if (prop(n, 'editable') && prop(n, 'editable') !== 'false') return false;
+  const stack = [...(n.childIds || [])].reverse();
+  for (let seen = 0; stack.length && seen < 64; seen++) {
+    const d = by.get(stack.pop());
+    if (!d) continue;
+    const r = d.role?.value;
+    const visible = ACTIONABLE_ROLES.has(r) || prop(d, 'focusable') === true || (text(d.name) && r !== 'InlineTextBox' && r !== 'LineBreak');
+    if (!d.ignored && visible) return false;
+    stack.push(...[...(d.childIds || [])].reverse());
+  }
+  return true;
 }
 
 async function completeness(fullJson) {
