@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { setup } from './setup.mjs';
 import { build, wasmSize } from './build.mjs';
 import { ROOT, output } from './lib.mjs';
+import { corpusDir, textForAssistiveTechnology, textRecall, summarize, describeWorst, TEXT_RECALL_MIN, TEXT_RECALL_PAGE_MIN } from './fidelity.mjs';
 
 const BUDGET = 12000;
 const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];
@@ -19,7 +20,7 @@ const ACTIONABLE_ROLES = new Set(['link', 'button', 'textbox', 'searchbox', 'che
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem']);
 
 function parseArgs(argv) {
-  const o = { quick: false, pages: null, peers: true, out: null, corpus: process.env.AXSNAP_CORPUS_PAGES || resolve(ROOT, '../shared/corpus') };
+  const o = { quick: false, pages: null, peers: true, out: null, corpus: corpusDir() || resolve(ROOT, '../shared/corpus') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
@@ -207,7 +208,47 @@ function focusSentinel(n, by) {
   return true;
 }
 
-async function completeness(fullJson) {
+/**
+ * Link recall on a page: of the AX tree's links with a URL an agent can
+ * follow, how many the full snapshot prints with a destination (inline,
+ * as a `[n]` reference, or `#[name]` within the page) on their ref's line.
+ * The exact destination is checked over the corpus dumps by the core's
+ * `every_link_is_printed_with_its_destination_and_its_ref`.
+ */
+function linkRecall(nodes, fullText, refByBackend) {
+  const lineOf = new Map();
+  for (const line of fullText.split('\n')) {
+    for (const m of line.matchAll(/(?:^|[ |])(A\d+)(?=$|[ |:])/g)) if (!lineOf.has(m[1])) lineOf.set(m[1], line);
+  }
+  let links = 0;
+  let printed = 0;
+  const lost = [];
+  for (const n of nodes) {
+    const url = (n.properties || []).find((p) => p.name === 'url')?.value?.value;
+    if (n.ignored || n.role?.value !== 'link' || !url || /^\s*(javascript|data):/i.test(url)) continue;
+    links++;
+    const line = lineOf.get(refByBackend.get(n.backendDOMNodeId));
+    if (line && /\]\([^)]*\)|\]\[\d+\]|#\[/.test(line)) printed++;
+    else if (lost.length < 3) lost.push(`${JSON.stringify(n.name?.value ?? '')} ${url}`);
+  }
+  return { links, printed, lost };
+}
+
+/**
+ * Where a full snapshot's tokens go: link destinations (inline and the
+ * reference table), refs, lines printed more than once on the page, and
+ * the rest (words and structure).
+ */
+function tokenParts(text) {
+  const urls = [...text.matchAll(/\]\(([^) ]*)\)/g)].map((m) => m[1]).concat(text.match(/^\[\d+\]: .*$/gm) || []).join('\n');
+  const refs = (text.match(/ A\d+/g) || []).join('');
+  const seen = new Map();
+  for (const l of text.split('\n')) seen.set(l.trim(), (seen.get(l.trim()) || 0) + 1);
+  const repeated = text.split('\n').filter((l) => l.trim() && seen.get(l.trim()) > 1).join('\n');
+  return { url_tokens: tokens(urls), ref_tokens: tokens(refs), repeated_tokens: tokens(repeated) };
+}
+
+async function completeness(fullJson, fullText) {
   const rows = JSON.parse(fullJson);
   // [depth, role, name, props, ref, twin]: a twin link folded into its line
   // (props.also) has the line's role and URL, and no name or the same one.
@@ -217,10 +258,12 @@ async function completeness(fullJson) {
   let mismatched = 0;
   const examples = [];
   const backendIds = new Set();
+  const refByBackend = new Map();
   resolved.forEach((res, i) => {
     const row = refRows[i];
     if (!res.ok) { mismatched++; examples.push(`${row[4]}: ${res.error.code}`); return; }
     backendIds.add(res.backendNodeId);
+    if (!refByBackend.has(res.backendNodeId)) refByBackend.set(res.backendNodeId, row[4]);
     const role = DISPLAY[res.role] || res.role;
     const nameOk = row[2] === '' || squash(res.name) === row[2] || row[2].endsWith('…') || (row[5] && squash(res.name) === '');
     if (role !== row[1] || !nameOk) {
@@ -231,7 +274,8 @@ async function completeness(fullJson) {
   const ax = await cdp.send('Accessibility.getFullAXTree');
   const expected = actionableBackendIds(ax.nodes);
   const missing = [...expected].filter((id) => !backendIds.has(id)).length;
-  return { refs: refRows.length, mismatched, examples: examples.slice(0, 3).join('; '), expected: expected.size, missing };
+  const link = linkRecall(ax.nodes, fullText, refByBackend);
+  return { refs: refRows.length, mismatched, examples: examples.slice(0, 3).join('; '), expected: expected.size, missing, link };
 }
 
 // --- the run
@@ -268,8 +312,12 @@ for (const name of pages) {
       fetch_ms: full.stats.timings.fetchMs, secrets_ms: full.stats.timings.secretsMs, serialize_ms: full.stats.timings.serializeMs,
       total_ms: full.stats.timings.totalMs,
     });
-    const c = await completeness(json.text);
+    const c = await completeness(json.text, full.text);
     Object.assign(r, { refs: c.refs, refs_mismatched: c.mismatched, actionable_expected: c.expected, actionable_missing: c.missing });
+    Object.assign(r, { links: c.link.links, links_printed: c.link.printed });
+    if (c.link.lost.length) r.links_lost = c.link.lost.join('; ');
+    Object.assign(r, tokenParts(full.text));
+    r.full_text = full.text;
     if (c.mismatched) r.mismatch_examples = c.examples;
   } catch (e) {
     r.axsnap_error = e.message.split('\n')[0];
@@ -299,6 +347,18 @@ for (const name of pages) {
     } catch (e) {
       r.ab_error = e.message.split('\n')[0];
     }
+  }
+  if (r.full_text !== undefined) {
+    // Last: reading the text a person sees hides aria-hidden parts for a moment.
+    try {
+      const inner = await page.evaluate(textForAssistiveTechnology);
+      const t = textRecall(inner, r.full_text);
+      Object.assign(r, { text_words: t.words, text_found: t.found, text_recall: t.recall });
+      if (t.lost.length) r.text_lost = t.lost.slice(0, 8).map(([w, n]) => (n > 1 ? `${w}×${n}` : w)).join(' ');
+    } catch (e) {
+      r.text_recall_error = e.message.split('\n')[0];
+    }
+    delete r.full_text;
   }
   rows.push(r);
   const ratio = r.cdtmcp_tokens ? (r.axsnap_tokens / r.cdtmcp_tokens).toFixed(2) : '-';
@@ -365,10 +425,34 @@ const axInteractive = { sum: sum(bothInteractive.map((r) => r.axsnap_i_tokens)) 
 const abInteractive = { sum: sum(bothInteractive.map((r) => r.ab_i_tokens)), pages: bothInteractive.length };
 const [capAx, capCdt] = [counts[0].median, counts[1].median];
 const mark = (okay) => (okay ? 'met' : '**not met**');
+// The fidelity check: words a person reads (innerText) and link destinations.
+const recallRows = rows.filter((r) => typeof r.text_recall === 'number');
+const textSummary = summarize(recallRows.map((r) => ({ page: r.page, words: r.text_words, found: r.text_found, recall: r.text_recall,
+  lost: (r.text_lost || '').split(' ').filter(Boolean).map((w) => [w, 1]) })));
+const linkRows = rows.filter((r) => typeof r.links === 'number');
+const linksAll = sum(linkRows.map((r) => r.links));
+const linksPrinted = sum(linkRows.map((r) => r.links_printed));
+const linkRecallAll = linksAll ? linksPrinted / linksAll : NaN;
+const linkPageRecall = (r) => (r.links ? r.links_printed / r.links : 1);
+const linkWorst = [...linkRows].sort((a, b) => linkPageRecall(a) - linkPageRecall(b)).slice(0, 3);
+const fidelity = [
+  `- text recall (words of innerText, less aria-hidden, in the full snapshot): ${fmt(100 * textSummary.overall, 2)}% of ${textSummary.words} words on ${recallRows.length} pages; worst: ${describeWorst(textSummary.worst.slice(0, 3)).join('; ')}`,
+  `- link recall (AX links with a URL printed with a destination on their ref's line): ${fmt(100 * linkRecallAll, 2)}% of ${linksAll}; worst: ${linkWorst.map((r) => `${r.page} ${fmt(100 * linkPageRecall(r), 2)}%${r.links_lost ? ` (${r.links_lost})` : ''}`).join('; ')}`,
+].join('\n');
+// The most expensive pages relative to chrome-devtools-mcp, and where their tokens go.
+const expensive = withRef.filter((r) => typeof r.axsnap_tokens === 'number').sort((a, b) => b.axsnap_tokens / b.cdtmcp_tokens - a.axsnap_tokens / a.cdtmcp_tokens).slice(0, 5).map((r) => {
+  const parts = { URLs: r.url_tokens, 'repeated lines': r.repeated_tokens, refs: r.ref_tokens };
+  const [reason, n] = Object.entries(parts).sort((a, b) => b[1] - a[1])[0];
+  const share = (x) => `${Math.round((100 * x) / r.axsnap_tokens)}%`;
+  return `| ${r.page} | ${fmt(r.axsnap_tokens / r.cdtmcp_tokens, 3)} | ${r.axsnap_tokens} | ${share(r.url_tokens)} | ${share(r.ref_tokens)} | ${share(r.repeated_tokens)} | ${n / r.axsnap_tokens > 0.25 ? reason : 'words and structure'} |`;
+});
+const expensiveTable = ['| page | / cdt-mcp | tokens | URLs | refs | repeated lines | most of it |', '|---|---|---|---|---|---|---|', ...expensive].join('\n');
 const targets = [
   '| target | measured | |', '|---|---|---|',
-  `| full: sum ≤ 0.45 of chrome-devtools-mcp | ${fmt(full.ratioSum, 3)} | ${mark(full.ratioSum <= 0.45)} |`,
-  `| full: median page ≤ 0.50 | ${fmt(full.ratioMedian, 3)} | ${mark(full.ratioMedian <= 0.5)} |`,
+  `| full: corpus sum ≤ 0.40 of chrome-devtools-mcp | ${fmt(full.ratioSum, 3)} | ${mark(full.ratioSum <= 0.4)} |`,
+  `| full: corpus median page ≤ 0.45 | ${fmt(full.ratioMedian, 3)} | ${mark(full.ratioMedian <= 0.45)} |`,
+  `| fidelity: text recall ≥ ${100 * TEXT_RECALL_MIN}%, no page under ${100 * TEXT_RECALL_PAGE_MIN}% | ${fmt(100 * textSummary.overall, 2)}%, worst ${fmt(100 * (textSummary.worst[0]?.recall ?? NaN), 2)}% | ${mark(recallRows.length > 0 && textSummary.ok)} |`,
+  `| fidelity: link recall ≥ 99%, no page under 95% | ${fmt(100 * linkRecallAll, 2)}%, worst ${fmt(100 * (linkWorst[0] ? linkPageRecall(linkWorst[0]) : NaN), 2)}% | ${mark(linkRecallAll >= 0.99 && linkRows.every((r) => linkPageRecall(r) >= 0.95))} |`,
   `| full: no page above 0.80 | worst ${fmt(worst[0], 3)} (${worst[1]}) | ${mark(worst[0] <= 0.8)} |`,
   `| interactive: fewer tokens than agent-browser -i | ${axInteractive.sum} vs ${abInteractive.sum} | ${mark(abInteractive.pages > 0 && axInteractive.sum < abInteractive.sum)} |`,
   `| capped: ≥ 1.5× chrome-devtools-mcp's actionable in 12k | ${fmt(capAx, 1)} vs ${fmt(capCdt, 1)} (${fmt(capAx / capCdt, 2)}×) | ${mark(capAx >= 1.5 * capCdt)} |`,
@@ -382,7 +466,7 @@ const speed = [
   `- .wasm size: ${size.raw} bytes raw, ${size.gzip} bytes gzip`,
 ].join('\n');
 const report = `### ${started.toISOString().slice(0, 10)} · ${version} · ${machine} · ${rows.length} pages${args.quick ? ' (quick subset)' : ''}\n\n` +
-  `${table}\n\n${countTable}\n\n${targets}\n\n${speed}\n` +
+  `${table}\n\n${countTable}\n\n${targets}\n\n${fidelity}\n\nMost expensive pages relative to chrome-devtools-mcp (share of axsnap's tokens):\n\n${expensiveTable}\n\n${speed}\n` +
   (failures.length ? `- failures (${failures.length}): ${peerFailureSummary.join('; ')}\n` : '') +
   `\nPer-page CSV: \`${outDir.replace(`${ROOT}/`, '')}/pages.csv\`\n`;
 writeFileSync(join(outDir, 'summary.md'), report);

@@ -1,0 +1,41 @@
+// The fidelity check on every page of the shared corpus, through the real
+// extension in Chromium with JavaScript off: the words of each page's
+// document.body.innerText (less what the page hides from assistive
+// technology) must be in its full snapshot (≥ 99% over all pages, no page
+// under 95%). Link recall and names are checked over the
+// saved trees by the core's corpus tests (crates/axsnap-core/tests/fidelity.rs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch } from '../harness.mjs';
+import { serve } from '../server.mjs';
+import { corpusDir, textForAssistiveTechnology, textRecall, summarize, describeWorst } from '../../scripts/fidelity.mjs';
+
+const dir = corpusDir();
+const PAGES = dir && join(dir, 'pages');
+const corpus = PAGES ? readdirSync(PAGES).filter((f) => f.endsWith('.html')).sort() : [];
+
+test('every corpus page keeps the words a person reads', { skip: corpus.length ? false : 'shared corpus not found (set AXSNAP_CORPUS_PAGES)' }, async () => {
+  const server = await serve({ '/': PAGES });
+  // Saved pages name hosts that never answer here: fail them at once.
+  const b = await launch({ javaScript: false, args: ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'] });
+  try {
+    const page = await b.ctx.newPage();
+    const pages = [];
+    for (const file of corpus) {
+      await page.goto(server.url(`/${file}`), { waitUntil: 'domcontentloaded', timeout: 60000 });
+      const res = await b.call({ cmd: 'snapshot', tabId: await b.tabId(page), options: { full: true } });
+      assert.equal(res.ok, true, `${file}: ${JSON.stringify(res.error)}`);
+      const innerText = await page.evaluate(textForAssistiveTechnology);
+      pages.push({ page: file.replace(/\.html$/, ''), ...textRecall(innerText, res.text) });
+    }
+    const s = summarize(pages);
+    const report = `text recall ${(100 * s.overall).toFixed(2)}% of ${s.words} words on ${pages.length} pages; worst:\n  ${describeWorst(s.worst).join('\n  ')}`;
+    console.log(report);
+    assert.ok(s.ok, report);
+  } finally {
+    await b.close();
+    await server.close();
+  }
+});
