@@ -453,10 +453,28 @@ fn clip_part(s: &str, out: &mut String) {
     }
 }
 
+/// A query value this long that is percent-encoded (a URL, a text or JSON:
+/// a share link's prefilled caption, a tracking payload) is clipped too.
+const ENCODED_MAX: usize = 64;
+
+fn clip_value(v: &str, out: &mut String) {
+    if v.len() < ENCODED_MAX || !v.contains('%') {
+        return clip_part(v, out);
+    }
+    // Never half an escape: `%2` would read as something else.
+    let mut keep = v.char_indices().nth(2 * OPAQUE_KEEP).map_or(v.len(), |(i, _)| i);
+    if let Some(p) = v[..keep].rfind('%').filter(|&p| p + 3 > keep) {
+        keep = p;
+    }
+    out.push_str(&v[..keep]);
+    out.push('…');
+}
+
 /// `url` (as [`compact`] printed it) with its opaque parts shortened to
 /// their first characters and `…`: path segments, query values and the
-/// fragment that are tokens, and a text-fragment directive (`#:~:text=…`,
-/// which only asks the browser to highlight). The full URL is what
+/// fragment that are tokens, long percent-encoded query values, and a
+/// text-fragment directive (`#:~:text=…`, which only asks the browser to
+/// highlight). The full URL is what
 /// `resolve` returns and what the JSON format prints.
 pub fn clip_opaque(url: &str) -> String {
     let (before_frag, fragment) = match url.find('#') {
@@ -490,7 +508,7 @@ pub fn clip_opaque(url: &str) -> String {
             Some((k, v)) => {
                 out.push_str(k);
                 out.push('=');
-                clip_part(v, &mut out);
+                clip_value(v, &mut out);
             }
             None => out.push_str(kv),
         }
@@ -713,6 +731,17 @@ mod tests {
             clip_opaque("http://www.toralin.de/catalog/product_compare/add/product/332/uenc/aHR0cDovL3d3dy50b3JhbGluLmRlL3Byb2R1a3Rl/form_key/nqUR4nd21Gc6eyjr/"),
             "http://www.toralin.de/catalog/product_compare/add/product/332/uenc/aHR0cDov…/form_key/nqUR4nd21Gc6eyjr/"
         );
+    }
+
+    #[test]
+    fn long_percent_encoded_query_values_are_clipped() {
+        let share = "http://www.pinterest.com/pin/create/api_other/?url=http%3A%2F%2Flifehacker.com%2Fyup-each-week-i-give-myself-25-cash-for-1695563433&media=x.jpg&description=So%20you%20know%20what%20you%20already%20have.%20You%20can%20avoid%20buying";
+        assert_eq!(
+            clip_opaque(share),
+            "http://www.pinterest.com/pin/create/api_other/?url=http%3A%2F%2Flif…&media=x.jpg&description=So%20you%20know…"
+        );
+        // Short encoded values, and long plain ones, stay.
+        assert_eq!(clip_opaque("/register?returnUrl=%2fcat%2fcat-flea-tick"), "/register?returnUrl=%2fcat%2fcat-flea-tick");
     }
 
     #[test]

@@ -278,8 +278,8 @@ fn every_name_description_and_value_is_printed() {
 
 /// Link recall: every link of the tree with a URL is printed with its ref
 /// and its destination, in the documented form (the URL as `compact` and
-/// `clip_opaque` show it, inline or as a `[n]` reference, or `#[name]` for
-/// a link within the page). Over all pages ≥ 99%, no page under 95%.
+/// `clip_opaque` show it, inline, as a `[n]` reference or an autolink
+/// `<url>`, or `#[name]` for a link within the page). Over all pages ≥ 99%, no page under 95%.
 #[test]
 fn every_link_is_printed_with_its_destination_and_its_ref() {
     let Some(pages) = common::corpus() else { return };
@@ -320,6 +320,7 @@ fn every_link_is_printed_with_its_destination_and_its_ref() {
                 }
                 let shown = axsnap_core::urls::clip_opaque(&shown);
                 l.contains(&format!("]({shown})"))
+                    || l.contains(&format!("<{shown}>"))
                     || l.match_indices("][").any(|(i, _)| l[i + 2..].split(']').next().and_then(|k| table.get(k)) == Some(&shown))
             });
             if printed {

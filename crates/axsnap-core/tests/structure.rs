@@ -581,3 +581,14 @@ fn a_list_items_own_name_follows_its_marker() {
     let t = text(vec![root(&[2]), n(2, "list", "", &[3]), li, link(4, "Deutsch", "https://de.wikipedia.org/wiki/Microsoft", &[])]);
     assert_eq!(t, format!("{HEAD}- \"featured article badge\" [Deutsch](https://de.wikipedia.org/wiki/Microsoft) A0\n"));
 }
+
+#[test]
+fn a_link_whose_words_are_its_url_is_an_autolink() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "paragraph", "", &[3, 4]),
+        n(3, "StaticText", "See ", &[]),
+        link(4, "https://www.rfc-editor.org/info/rfc9110", "https://www.rfc-editor.org/info/rfc9110", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}See <https://www.rfc-editor.org/info/rfc9110> A0\n"));
+}

@@ -345,10 +345,16 @@ impl<'a> TextRenderer<'a> {
                         Kind::Link { same_page: true }
                     }
                     Some(u) if self.link_urls => {
-                        s.push_str(&format!("[{name}]"));
                         let shown = clip(&crate::urls::clip_opaque(u), self.max_url.map(|m| m.saturating_sub(1).max(8)));
-                        let slot = self.url_slot(u, &shown);
-                        s.0.push(slot);
+                        let absolute = !u.starts_with('/') && u.contains(':');
+                        if absolute && d.name.as_deref().is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
+                            // A link whose words are its URL is a Markdown autolink: said once.
+                            s.push_str(&format!("<{shown}>"));
+                        } else {
+                            s.push_str(&format!("[{name}]"));
+                            let slot = self.url_slot(u, &shown);
+                            s.0.push(slot);
+                        }
                         Kind::Link { same_page: false }
                     }
                     _ => {
