@@ -374,3 +374,16 @@ test('card titles, twin links and same-page links, through the extension', async
   assert.equal(click.ok, true, `the thumbnail ref still acts on the thumbnail: ${JSON.stringify(click.error)}`);
   await page.waitForURL(/\/guides\/1\.html$/);
 });
+
+test('a tracker link shows its destination; resolve and a click keep the real link', async () => {
+  await page.goto(server.url('/redirects.html'), { waitUntil: 'load' });
+  const { text } = await snap();
+  assert.match(text, /\[Demo shop\]\(\/demo\.html\) A\d+/, 'a site\'s own redirect path shows where it leads');
+  assert.match(text, /\[A guide\]\(https:\/\/example\.org\/guide\) A\d+/, 'a Google redirect shows its destination');
+  assert.match(text, /<https:\/\/www\.rfc-editor\.org\/info\/rfc9110> A\d+/, 'a link whose words are its URL is an autolink');
+  const ref = refOf(text, '[Demo shop]');
+  const tracker = `${server.url('/out')}?url=http%3A%2F%2F127.0.0.1%3A${server.port}%2Fdemo.html&pos=1`;
+  assert.equal((await b.call({ cmd: 'resolve', tabId, ref })).url, tracker, 'resolve gives the URL the link really has');
+  assert.equal((await act(ref, 'click')).ok, true);
+  await page.waitForURL((u) => u.pathname === '/out', { timeout: 10000 });
+});
