@@ -98,7 +98,9 @@ impl<'a> Distiller<'a> {
     }
 
     pub fn run(&mut self, start: NodeId) -> Vec<Out> {
-        self.walk(start, None, false, 0)
+        let mut out = Vec::new();
+        self.walk(start, None, false, 0, &mut out);
+        out
     }
 
     fn count(&mut self, rule: Option<usize>) {
@@ -129,14 +131,17 @@ impl<'a> Distiller<'a> {
         }
     }
 
-    fn walk(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize) -> Vec<Out> {
+    /// Appends what a node prints to `out`. One output vector for the whole
+    /// walk: a chain of unwrapped wrappers hands nothing up, so a deep tree
+    /// costs linear time, not depth × size.
+    fn walk(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize, out: &mut Vec<Out>) {
         if std::mem::replace(&mut self.visited[id as usize], true) {
-            return Vec::new();
+            return;
         }
         let tree = self.tree;
         let node = tree.node(id);
         if depth > MAX_WALK_DEPTH {
-            return self.flat(id);
+            return self.flat(id, out);
         }
         let (mut action, rule) = rules::decide(&self.visit(id, ancestor_name));
         self.count(rule);
@@ -145,42 +150,41 @@ impl<'a> Distiller<'a> {
         }
         match action {
             // Whitespace, and a picture between two words, still part them.
-            Action::Remove if self.parts_words(id) => vec![Out::Text(" ".into(), self.anchor(id))],
-            Action::Remove => Vec::new(),
+            Action::Remove if self.parts_words(id) => out.push(Out::Text(" ".into(), self.anchor(id))),
+            Action::Remove => {}
             Action::Unwrap => {
                 let block = !in_flow && !inline_unwrap(&node.role) && !self.beside_text(id);
                 let flow = in_flow || starts_flow(&node.role);
-                let mut out = Vec::new();
                 if block {
                     out.push(Out::Break);
                 }
+                let start = out.len();
                 for &c in &node.children {
-                    out.extend(self.walk(c, ancestor_name, flow, depth + 1));
+                    self.walk(c, ancestor_name, flow, depth + 1, out);
                 }
                 if node.role == Role::Superscript {
-                    mark_exponent(&mut out);
+                    mark_exponent(&mut out[start..]);
                 }
                 if block {
                     out.push(Out::Break);
                 }
-                out
             }
-            Action::Keep => self.keep(id, ancestor_name, in_flow, depth),
+            Action::Keep => self.keep(id, ancestor_name, in_flow, depth, out),
         }
     }
 
-    fn keep(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize) -> Vec<Out> {
+    fn keep(&mut self, id: NodeId, ancestor_name: Option<NodeId>, in_flow: bool, depth: usize, out: &mut Vec<Out>) {
         let tree = self.tree;
         let node = tree.node(id);
         match node.role {
             Role::StaticText => {
                 self.kept += 1;
-                return vec![Out::Text(node.name.clone(), self.anchor(id))];
+                return out.push(Out::Text(node.name.clone(), self.anchor(id)));
             }
-            Role::LineBreak => return vec![Out::Break],
+            Role::LineBreak => return out.push(Out::Break),
             Role::ListMarker => {
                 self.kept += 1;
-                return vec![Out::Marker(node.name.trim().to_string())];
+                return out.push(Out::Marker(node.name.trim().to_string()));
             }
             _ => {}
         }
@@ -223,7 +227,7 @@ impl<'a> Distiller<'a> {
             let named = if span { ancestor_name } else { (show_name && !node.role.is_root()).then_some(id) };
             let flow = in_flow || starts_flow(&node.role);
             for &c in &node.children {
-                children.extend(self.walk(c, named, flow, depth + 1));
+                self.walk(c, named, flow, depth + 1, &mut children);
             }
             fold_echoed_headings(tree, &mut children);
             fold_twin_links(tree, &mut children);
@@ -234,11 +238,11 @@ impl<'a> Distiller<'a> {
             if action == Action::Remove {
                 // Children are all breaks here, so nothing is lost.
                 self.count(rule);
-                return Vec::new();
+                return;
             }
         }
         self.kept += 1;
-        vec![Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, span, also: Vec::new(), secret, children })]
+        out.push(Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, span, also: Vec::new(), secret, children }));
     }
 
     /// The ref of an actionable node. Under a secret field a nested control
@@ -322,24 +326,31 @@ impl<'a> Distiller<'a> {
     }
 
     /// Past the depth limit: keep only text and actionable nodes, flat.
-    fn flat(&mut self, id: NodeId) -> Vec<Out> {
-        let mut out = Vec::new();
-        let mut ids = vec![id];
-        ids.extend(self.tree.descendants(id));
-        for d in ids {
+    /// Whether a node is under a secret field is carried down the walk, not
+    /// asked of every node's ancestors (a deep chain would make that quadratic).
+    fn flat(&mut self, id: NodeId, out: &mut Vec<Out>) {
+        let tree = self.tree;
+        let mut stack = vec![(id, self.inside_secret(id))];
+        let mut budget = tree.nodes.len() + 1;
+        while let Some((d, under_secret)) = stack.pop() {
+            budget = budget.saturating_sub(1);
+            if budget == 0 {
+                break;
+            }
             self.visited[d as usize] = true;
-            let n = self.tree.node(d);
+            let n = tree.node(d);
             if self.actionable[d as usize] {
                 let r = self.assign_ref(d, true);
-                let secret = n.secret.map(|reason| Secret { reason, filled: is_filled(self.tree, d) });
+                let secret = n.secret.map(|reason| Secret { reason, filled: is_filled(tree, d) });
                 out.push(Out::Break);
                 out.push(Out::Element(Element { src: d, role: n.role.clone(), show_name: true, reference: Some(r), span: false, also: Vec::new(), secret, children: Vec::new() }));
                 out.push(Out::Break);
-            } else if n.role == Role::StaticText && !n.ignored && !self.inside_secret(d) {
+            } else if n.role == Role::StaticText && !n.ignored && !under_secret {
                 out.push(Out::Text(n.name.clone(), self.anchor(d)));
             }
+            let under = under_secret || n.secret.is_some();
+            stack.extend(n.children.iter().rev().map(|&c| (c, under)));
         }
-        out
     }
 
     fn inside_secret(&self, id: NodeId) -> bool {
