@@ -5,7 +5,7 @@
 // characters; checks axsnap's completeness; times axsnap's stages.
 //
 //   npm run bench [-- --quick] [--pages name,name] [--no-peers] [--out DIR]
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,7 +20,7 @@ const ACTIONABLE_ROLES = new Set(['link', 'button', 'textbox', 'searchbox', 'che
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem']);
 
 function parseArgs(argv) {
-  const o = { quick: false, pages: null, peers: true, out: null, corpus: corpusDir() || resolve(ROOT, '../shared/corpus') };
+  const o = { quick: false, pages: null, peers: true, out: null, unseen: false, corpus: corpusDir() || resolve(ROOT, '../shared/corpus') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
@@ -28,13 +28,17 @@ function parseArgs(argv) {
     else if (a === '--no-peers') o.peers = false;
     else if (a === '--out') o.out = argv[++i];
     else if (a === '--corpus') o.corpus = resolve(argv[++i]);
+    else if (a === '--unseen') { o.unseen = true; o.corpus = resolve(ROOT, 'bench/unseen'); }
     else { console.error(`unknown argument ${a}`); process.exit(2); }
   }
   return o;
 }
 
 const args = parseArgs(process.argv.slice(2));
+const sharedCorpus = args.corpus === (corpusDir() || resolve(ROOT, '../shared/corpus'));
 setup();
+// The pages outside the corpus come from documentation on this machine.
+if (args.unseen) execFileSync(process.execPath, [join(ROOT, 'scripts/unseen-pages.mjs')], { stdio: 'inherit' });
 build({ quiet: true });
 const { get_encoding: getEncoding } = await import('tiktoken');
 const { serve } = await import('../tests/server.mjs');
@@ -448,10 +452,13 @@ const expensive = withRef.filter((r) => typeof r.axsnap_tokens === 'number').sor
   return `| ${r.page} | ${fmt(r.axsnap_tokens / r.cdtmcp_tokens, 3)} | ${r.axsnap_tokens} | ${share(r.url_tokens)} | ${share(r.ref_tokens)} | ${share(r.repeated_tokens)} | ${n / r.axsnap_tokens > 0.25 ? reason : 'words and structure'} |`;
 });
 const expensiveTable = ['| page | / cdt-mcp | tokens | URLs | refs | repeated lines | most of it |', '|---|---|---|---|---|---|---|', ...expensive].join('\n');
+// Pages outside the corpus have looser targets: nothing was tuned on them.
+const setName = args.unseen ? 'unseen pages' : 'corpus';
+const target = args.unseen ? { sum: 0.45, median: 0.5 } : { sum: 0.4, median: 0.45 };
 const targets = [
   '| target | measured | |', '|---|---|---|',
-  `| full: corpus sum ≤ 0.40 of chrome-devtools-mcp | ${fmt(full.ratioSum, 3)} | ${mark(full.ratioSum <= 0.4)} |`,
-  `| full: corpus median page ≤ 0.45 | ${fmt(full.ratioMedian, 3)} | ${mark(full.ratioMedian <= 0.45)} |`,
+  `| full: ${setName} sum ≤ ${fmt(target.sum, 2)} of chrome-devtools-mcp | ${fmt(full.ratioSum, 3)} | ${mark(full.ratioSum <= target.sum)} |`,
+  `| full: ${setName} median page ≤ ${fmt(target.median, 2)} | ${fmt(full.ratioMedian, 3)} | ${mark(full.ratioMedian <= target.median)} |`,
   `| fidelity: text recall ≥ ${100 * TEXT_RECALL_MIN}%, no page under ${100 * TEXT_RECALL_PAGE_MIN}% | ${fmt(100 * textSummary.overall, 2)}%, worst ${fmt(100 * (textSummary.worst[0]?.recall ?? NaN), 2)}% | ${mark(recallRows.length > 0 && textSummary.ok)} |`,
   `| fidelity: link recall ≥ 99%, no page under 95% | ${fmt(100 * linkRecallAll, 2)}%, worst ${fmt(100 * (linkWorst[0] ? linkPageRecall(linkWorst[0]) : NaN), 2)}% | ${mark(linkRecallAll >= 0.99 && linkRows.every((r) => linkPageRecall(r) >= 0.95))} |`,
   `| full: no page above 0.80 | worst ${fmt(worst[0], 3)} (${worst[1]}) | ${mark(worst[0] <= 0.8)} |`,
@@ -466,17 +473,19 @@ const speed = [
   `- serializer throughput (median over pages): ${fmt(nodesPerMs, 1)} AX nodes/ms (the Wasm call: reading the CDP object, distilling, rendering)`,
   `- .wasm size: ${size.raw} bytes raw, ${size.gzip} bytes gzip`,
 ].join('\n');
-const report = `### ${started.toISOString().slice(0, 10)} · ${version} · ${machine} · ${rows.length} pages${args.quick ? ' (quick subset)' : ''}\n\n` +
+const report = `### ${started.toISOString().slice(0, 10)} · ${version} · ${machine} · ${rows.length} ${args.unseen ? 'unseen ' : ''}pages${args.quick ? ' (quick subset)' : ''}\n\n` +
   `${table}\n\n${countTable}\n\n${targets}\n\n${fidelity}\n\nMost expensive pages relative to chrome-devtools-mcp (share of axsnap's tokens):\n\n${expensiveTable}\n\n${speed}\n` +
   (failures.length ? `- failures (${failures.length}): ${peerFailureSummary.join('; ')}\n` : '') +
   `\nPer-page CSV: \`${outDir.replace(`${ROOT}/`, '')}/pages.csv\`\n`;
 writeFileSync(join(outDir, 'summary.md'), report);
 console.log(`\n${report}`);
 
-// BENCHMARKS.md keeps the latest full run (a --quick or --pages run does not replace it).
-if (!args.quick && !args.pages) {
+// BENCHMARKS.md keeps the latest full run of the corpus and of the unseen
+// pages (a --quick, --pages or other --corpus run replaces neither).
+if (!args.quick && !args.pages && (sharedCorpus || args.unseen)) {
   const file = join(ROOT, 'BENCHMARKS.md');
-  const begin = '<!-- results:begin -->', end = '<!-- results:end -->';
+  const block = args.unseen ? 'unseen' : 'results';
+  const begin = `<!-- ${block}:begin -->`, end = `<!-- ${block}:end -->`;
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : `# Benchmarks\n\n${begin}\n${end}\n`;
   if (!doc.includes(begin)) doc += `\n${begin}\n${end}\n`;
   doc = doc.replace(new RegExp(`${begin}[\\s\\S]*${end}`), `${begin}\n${report}\n${end}`);
