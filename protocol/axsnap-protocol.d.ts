@@ -137,6 +137,14 @@ export interface SnapshotResult {
     frames: number;
     /** frames that could not be read */
     framesFailed: Array<string>;
+    /** frames too large to read whole, read as a window: how many elements each has, read, and left out above and below */
+    framesPartial: Array<{
+      frame: string;
+      elements: number;
+      read: number;
+      above: number;
+      below: number;
+    }>;
     /** secret fields redacted */
     secrets: number;
     /** milliseconds per stage */

@@ -163,6 +163,8 @@ export const COMMANDS = {
           lines: integer('lines'), nodesIn: integer('accessibility nodes read'), nodesOut: integer('nodes printed'),
           truncatedLines: integer('lines left out by the caps'), frames: integer('frames read'),
           framesFailed: { type: 'array', items: { type: 'string' }, description: 'frames that could not be read' },
+          framesPartial: { type: 'array', description: 'frames too large to read whole, read as a window: how many elements each has, read, and left out above and below',
+            items: { type: 'object', properties: { frame: { type: 'string' }, elements: { type: 'integer' }, read: { type: 'integer' }, above: { type: 'integer' }, below: { type: 'integer' } } } },
           secrets: integer('secret fields redacted'),
           timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
             attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' },

@@ -5,7 +5,8 @@
 //
 // Deadlines (milliseconds), by kind of call:
 //   attach                          5,000  browser-side; only a wedged browser is slower
-//   Accessibility.getFullAXTree    30,000  grows with the page: ~0.1 ms a node on a busy machine
+//   Accessibility.getFullAXTree    30,000  grows with the page: ~0.1 ms a node on a quiet machine
+//                                         (and getRootAXNode of a very large frame: large.js)
 //   Input.insertText               10,000  one event, but the page's input handlers run for all of it
 //   everything else                 5,000  DOM, Page, Runtime, Input, Target: quick questions
 // A call past its deadline answers `timeout`, or `page_busy` when the page
@@ -81,8 +82,8 @@ export function release(tabId) {
 /** What a call past its deadline means: a slow answer, or a page that answers nothing. */
 async function lateAnswer(tabId, sessionId, method, ms) {
   const secs = `${ms / 1000} s`;
-  // Reading a large tree keeps the page busy by itself: asking it again tells nothing.
-  if (!BROWSER_SIDE.test(method) && method !== 'Accessibility.getFullAXTree' && !(await answers(tabId, sessionId))) {
+  // Building a large tree keeps the page busy by itself: asking it again tells nothing.
+  if (!BROWSER_SIDE.test(method) && !method.startsWith('Accessibility.') && !(await answers(tabId, sessionId))) {
     // Pages of one site may share a process: a dialog in another tab holds them all.
     const dialogs = [...held.keys()].filter((t) => t !== tabId);
     const why = dialogs.length

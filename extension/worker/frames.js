@@ -9,6 +9,7 @@
 import { send, ensureAttached, stillAttached } from './cdp.js';
 import { tabSession } from './session.js';
 import { onDialogEvent, forgetDialog, openDialog, refuseIfDialog } from './dialogs.js';
+import { FULL_READ_MAX, measure, readWindow } from './large.js';
 
 /** Auto-attach to out-of-process frames, on flat sessions, without pausing them. */
 const autoAttach = (on) => ({ autoAttach: on, waitForDebuggerOnStart: false, flatten: true });
@@ -141,19 +142,25 @@ export async function locateFrame(tabId, frameId) {
  * FRAME_WAIT_MS) for the sessions of cross-site frames whose <iframe> is in
  * a tree already read; a frame still missing then is named in `failed`.
  * Each frame's document is read before its tree: a navigation in between
- * makes refs stale, never wrong.
+ * makes refs stale, never wrong. A very large frame is read as a window
+ * (large.js), from `start` when that element is in it; its child frames
+ * outside the window are left out with it.
  * @param {number} tabId
  * @param {(frames: Awaited<ReturnType<typeof listFrames>>) => Set<string>|null} [keep]
+ * @param {{frame: string, backendNodeId: number}} [start]  where a window starts (a `root` ref's element)
  * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,url?:string,nodes:any[]}>,
- *   frameSessions: Record<string, string|null>, failed: string[]}>}
+ *   frameSessions: Record<string, string|null>, failed: string[],
+ *   partial: Array<{frame: string, elements: number, read: number, above: number, below: number}>}>}
  */
-export async function collectFrames(tabId, keep = () => null) {
+export async function collectFrames(tabId, keep = () => null, start = undefined) {
   const until = Date.now() + FRAME_WAIT_MS;
   /** frameId → the frame's input, or null when it could not be read */
   const read = new Map();
   /** frameId → the backend id of its <iframe> in its parent */
   const owners = new Map();
   const failed = [];
+  /** frameId → the window read of a very large frame */
+  const windows = new Map();
   let listed = [];
   let kept = null;
   let missing = [];
@@ -165,7 +172,7 @@ export async function collectFrames(tabId, keep = () => null) {
     const fresh = listed.filter((f) => !read.has(f.frameId) && (!kept || kept.has(f.frameId)));
     await Promise.all([
       ...unknown.map(async (f) => owners.set(f.frameId, await ownerOf(tabId, f, where))),
-      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed))),
+      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed, windows, start))),
     ]);
     missing = unread(read, listed, owners);
     if (!missing.length || Date.now() > until) break;
@@ -173,22 +180,38 @@ export async function collectFrames(tabId, keep = () => null) {
   }
   for (const m of missing) failed.push(`${m.frame}: an iframe (node ${m.owner}) whose document could not be reached`);
   const byId = new Map(listed.map((f) => [f.frameId, f]));
+  const outside = outsideWindows(read, byId, owners, windows);
   const frames = [];
   for (const [frameId, nodes] of read) {
     const f = byId.get(frameId);
-    if (!nodes || !f) continue;
+    if (!nodes || !f || outside.has(frameId)) continue;
     const parent = f.parentId && (!kept || kept.has(f.parentId)) ? f.parentId : undefined;
-    frames.push({ key: frameId, parent, owner: parent ? owners.get(frameId) : undefined, document: f.document, url: f.url, nodes });
+    frames.push({ key: frameId, parent, owner: parent ? owners.get(frameId) : undefined, document: f.document, url: f.url, partial: windows.has(frameId), nodes });
   }
   /** @type {Record<string, string|null>} */
   const frameSessions = {};
   for (const w of listed) frameSessions[w.frameId] = w.sessionId || null;
-  return { frames, frameSessions, failed };
+  const partial = [...windows].filter(([k]) => !outside.has(k)).map(([frame, w]) => ({ frame, ...w }));
+  return { frames, frameSessions, failed, partial };
 }
 
-/** The frame's accessibility nodes, or null (named in `failed`); a page that does not answer fails the snapshot. */
-async function readTree(tabId, f, failed) {
+/**
+ * The frame's accessibility nodes (of a window of it, when it is very
+ * large), or null (named in `failed`); a page that does not answer fails the snapshot.
+ */
+async function readTree(tabId, f, failed, windows, start) {
   try {
+    // A frame that cannot be measured is read whole, within the deadline.
+    const measured = await measure(tabId, f.sessionId, f.frameId).catch((e) => {
+      if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
+      return null;
+    });
+    if (measured && measured.elements > FULL_READ_MAX) {
+      const from = start && start.frame === f.frameId ? start.backendNodeId : undefined;
+      const { nodes, window } = await readWindow(tabId, f.sessionId, f.frameId, measured, from);
+      windows.set(f.frameId, window);
+      return nodes;
+    }
     return (await send(tabId, f.sessionId, 'Accessibility.getFullAXTree', { frameId: f.frameId })).nodes;
   } catch (e) {
     if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
@@ -205,6 +228,26 @@ async function ownerOf(tabId, f, where) {
   } catch {
     return undefined;
   }
+}
+
+/** Frames below a window's edge: their <iframe> is not among the nodes read, nor is that of a frame above them. */
+function outsideWindows(read, byId, owners, windows) {
+  const out = new Set();
+  if (!windows.size) return out;
+  const shown = new Map();
+  const has = (frameId, backendId) => {
+    if (!shown.has(frameId)) shown.set(frameId, new Set((read.get(frameId) || []).map((n) => n.backendDOMNodeId)));
+    return shown.get(frameId).has(backendId);
+  };
+  const left = (frameId, seen = new Set()) => {
+    const f = byId.get(frameId);
+    if (!f || !f.parentId || seen.has(frameId)) return false;
+    seen.add(frameId);
+    if (windows.has(f.parentId) && !has(f.parentId, owners.get(frameId))) return true;
+    return left(f.parentId, seen);
+  };
+  for (const frameId of read.keys()) if (left(frameId)) out.add(frameId);
+  return out;
 }
 
 /** <iframe> elements in the trees read whose frame Chrome has not listed yet (its session is still coming). */

@@ -18,7 +18,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
   await attachTab(tabId);
   const session = await tabSession(tabId);
   const t1 = performance.now();
-  const { frames, frameSessions, failed } = await collectFrames(tabId, keep);
+  const { frames, frameSessions, failed, partial } = await collectFrames(tabId, keep, rootElement(session, scope, options));
   const t2 = performance.now();
   const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
   const t3 = performance.now();
@@ -35,8 +35,20 @@ export async function snapshot(tabId, options, { scope, keep }) {
       ...out.stats,
       frames: frames.length,
       framesFailed: failed,
+      framesPartial: partial,
       secrets: out.secrets.length,
       timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), serializeMs: round(t4 - t3), totalMs: round(t4 - t0) },
     },
   };
+}
+
+/** The element a `root` ref names, where a very large frame's window starts; the core reports a bad ref. */
+function rootElement(session, scope, options) {
+  if (!options || !options.root) return undefined;
+  try {
+    const t = session.refs(scope).resolve(options.root);
+    return { frame: t.frame, backendNodeId: t.backendNodeId };
+  } catch {
+    return undefined;
+  }
 }

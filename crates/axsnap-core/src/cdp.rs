@@ -259,6 +259,10 @@ pub struct FrameInput {
     /// refs belong to it. Without it, the document root's backend id stands in.
     #[serde(default)]
     pub document: Option<String>,
+    /// Only part of the frame was read (a window of a very large frame):
+    /// refs of its elements this snapshot does not show stay valid.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
     #[serde(default)]
     pub nodes: Vec<AxNode>,
 }

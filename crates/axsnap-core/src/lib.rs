@@ -144,14 +144,13 @@ pub fn snapshot(
 /// else its root node, since a new document has a new root node (a URL
 /// change alone, through the history API, keeps the document and its refs).
 fn frame_documents<'a>(input: &SnapshotInput, tree: &'a tree::Tree) -> Vec<refs::FrameDocument<'a>> {
-    let given = input.frames.iter().map(|f| f.document.as_deref());
     tree.frames
         .iter()
-        .zip(given)
+        .zip(&input.frames)
         .filter_map(|(f, given)| {
             let root = f.root?;
-            let document = given.map_or_else(|| tree.node(root).backend_id.unwrap_or_default().to_string(), str::to_string);
-            Some(refs::FrameDocument { key: &f.key, document })
+            let document = given.document.as_deref().map_or_else(|| tree.node(root).backend_id.unwrap_or_default().to_string(), str::to_string);
+            Some(refs::FrameDocument { key: &f.key, document, partial: given.partial })
         })
         .collect()
 }

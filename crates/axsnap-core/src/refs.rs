@@ -46,6 +46,9 @@ pub struct RefTable {
     entries: HashMap<u32, Entry>,
     /// Per frame key: the document the frame's refs belong to.
     documents: HashMap<String, String>,
+    /// Frames the current snapshot read only in part (a window of a very
+    /// large frame): their refs it did not show are not gone, just unread.
+    partial: Vec<String>,
     limit: usize,
 }
 
@@ -57,6 +60,7 @@ impl Default for RefTable {
             by_node: HashMap::new(),
             entries: HashMap::new(),
             documents: HashMap::new(),
+            partial: Vec::new(),
             limit: MAX_ENTRIES,
         }
     }
@@ -66,6 +70,8 @@ impl Default for RefTable {
 pub struct FrameDocument<'a> {
     pub key: &'a str,
     pub document: String,
+    /// The snapshot read only part of the frame.
+    pub partial: bool,
 }
 
 impl RefTable {
@@ -82,10 +88,13 @@ impl RefTable {
     /// show become stale. A subtree snapshot sees part of the page, so refs
     /// outside it stay live. A frame showing another document than before
     /// navigated: its old refs must never match the new document's elements.
+    /// In a frame read only in part, refs the snapshot does not show stay
+    /// live (the action checks the element is still there), up to the limit.
     pub fn begin(&mut self, frames: &[FrameDocument], subtree: bool) {
         if !subtree {
             self.generation += 1;
         }
+        self.partial = frames.iter().filter(|f| f.partial).map(|f| f.key.to_string()).collect();
         for f in frames {
             if self.documents.get(f.key).is_some_and(|d| *d != f.document) {
                 self.forget_frame(f.key);
@@ -101,10 +110,23 @@ impl RefTable {
             return;
         }
         let generation = self.generation;
+        let mut unread = 0;
+        let mut forget = Vec::new();
+        if !self.partial.is_empty() {
+            for (&n, e) in self.entries.iter_mut() {
+                if e.seen != generation && self.partial.contains(&e.target.frame) {
+                    unread += 1;
+                    if unread > self.limit {
+                        forget.push(n);
+                    } else {
+                        e.seen = generation;
+                    }
+                }
+            }
+        }
         // Remembered refs were seen at most PRUNE_AFTER - 1 snapshots ago:
         // the oldest go first (within one age, any: sorting by number would
         // cost the Wasm several KB for nothing).
-        let mut forget = Vec::new();
         let mut by_age: Vec<Vec<u32>> = vec![Vec::new(); PRUNE_AFTER as usize];
         for (&n, e) in &self.entries {
             match generation - e.seen {
@@ -289,7 +311,7 @@ mod tests {
     use super::*;
 
     fn doc<'a>(key: &'a str, document: &str) -> FrameDocument<'a> {
-        FrameDocument { key, document: document.to_string() }
+        FrameDocument { key, document: document.to_string(), partial: false }
     }
 
     /// A full snapshot of frame "f" (document "d") showing these nodes.
@@ -357,6 +379,27 @@ mod tests {
         t.assign("f", 11, "button", "OK", None);
         t.end(true);
         assert!(t.resolve("A0").is_ok() && t.resolve("A1").is_ok());
+    }
+
+    #[test]
+    fn refs_a_window_of_a_frame_does_not_show_stay_live() {
+        let mut t = RefTable::with_limit(2);
+        let window = |t: &mut RefTable, nodes: &[i64]| {
+            t.begin(&[FrameDocument { key: "f", document: "d".into(), partial: true }], false);
+            let refs: Vec<u32> = nodes.iter().map(|&b| t.assign("f", b, "link", "L", None)).collect();
+            t.end(false);
+            refs
+        };
+        let first = window(&mut t, &[1, 2]);
+        let second = window(&mut t, &[3]);
+        assert_eq!(t.resolve(&format!("A{}", first[0])).unwrap().backend_node_id, 1, "unread, not gone");
+        assert_eq!(window(&mut t, &[1]), vec![first[0]], "the same element keeps its ref");
+        // Beyond the limit, unread refs go; a full read makes the unshown stale.
+        window(&mut t, &[4, 5]);
+        let live = [first[0], first[1], second[0]].iter().filter(|n| t.resolve(&format!("A{n}")).is_ok()).count();
+        assert!(live <= 2, "{live} unread refs kept beyond the limit");
+        full(&mut t, &[4]);
+        assert!(t.resolve(&format!("A{}", second[0])).is_err());
     }
 
     #[test]
