@@ -28,7 +28,7 @@ const WINDOW_CALLS = 1000;
 const PARALLEL = 32;
 /** After this long, blocks not asked for yet are left out (and counted as such). */
 const WINDOW_MS = 10000;
-/** Building the frame's accessibility tree before the first answer grows with the page. */
+/** Picking the window, and building the frame's accessibility tree before the first answer, grow with the page. */
 const BUILD_MS = 30000;
 const WORLD = 'axsnap';
 const GROUP = 'axsnap-window';
@@ -128,10 +128,11 @@ export async function readWindow(tabId, sessionId, frameId, measured, startNode)
       const r = await call('DOM.resolveNode', { backendNodeId: startNode, executionContextId: contextId, objectGroup: GROUP }).catch(() => null);
       if (r) startArg = [{ objectId: r.object.objectId }];
     }
+    // Picking walks every element of the frame once (and lays it out, after a scroll): more than a quick question.
     const { result: picked } = await call('Runtime.callFunctionOn', {
       executionContextId: contextId, functionDeclaration: pick.toString(), returnByValue: true,
       arguments: [{ value: WINDOW_ELEMENTS }, { value: BLOCK_ELEMENTS }, { value: WINDOW_CALLS }, ...startArg],
-    });
+    }, { timeoutMs: BUILD_MS });
     const w = picked.value;
     const { result: list } = await call('Runtime.evaluate', { contextId, expression: 'globalThis.axsnapWindow', objectGroup: GROUP });
     const { result: props } = await call('Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
