@@ -97,6 +97,8 @@ export interface SnapshotOptions {
   maxUrl?: number;
   /** snapshot only the part of the page around a ref from an earlier snapshot */
   root?: string;
+  /** answer with what changed since the previous snapshot of this tab (same document and options), or the full snapshot saying why; the answer's `diff` says which */
+  diff?: boolean;
 }
 
 export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";

@@ -31,6 +31,8 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const round = (x) => Math.round(x * 10) / 10;
   return {
     text: out.text,
+    // With options.diff: {full, reason?, added, removed, changed}.
+    ...(out.diff ? { diff: out.diff } : {}),
     stats: {
       ...out.stats,
       frames: frames.length,

@@ -1,26 +1,30 @@
 //! `axsnap`: prints the snapshot of a saved `getFullAXTree` response.
 //! Flags in, core call, text out; exit 2 on bad input.
 
-use axsnap_core::{Defaults, FieldFacts, Format, Options, RefTable, SnapshotInput};
+use axsnap_core::{Defaults, FieldFacts, Format, Options, Previous, RefTable, SnapshotInput};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage: axsnap [--mode full|interactive] [--max-chars N] [--max-depth N] [--max-text N] [--max-url N]
               [--format text|json] [--secrets FILE] [--stats] [--explain] FILE|FILE.gz|-
+       axsnap diff [flags] OLD NEW
 
 Prints a compact snapshot of a saved CDP Accessibility.getFullAXTree response
 (or of {\"frames\":[{key,parent,owner,nodes}]}). Refs (A0, A1, …) mark what an
 agent can act on. --secrets gives the text fields' DOM facts, or names secret
 fields: [{frame, backendNodeId, reason}] (see the README's Secrets section).
 --explain lists on stderr each distill rule, how many nodes it decided on this
-page, and why it is safe.";
+page, and why it is safe. `axsnap diff OLD NEW` prints what changed from the
+first dump to the second (or the second in full, saying why on stderr).";
 
 struct Args {
     options: Options,
     secrets: Option<String>,
     stats: bool,
     explain: bool,
+    /// `axsnap diff OLD NEW`: the old dump.
+    before: Option<String>,
     input: String,
 }
 
@@ -36,8 +40,10 @@ const OPTION_FLAGS: &[(&str, &str, bool)] = &[
 
 fn parse_args(argv: &[String]) -> Result<Args, String> {
     let mut given = serde_json::Map::new();
-    let (mut secrets, mut stats, mut explain, mut input) = (None, false, false, None);
-    let mut it = argv.iter();
+    let (mut secrets, mut stats, mut explain) = (None, false, false);
+    let mut inputs = Vec::new();
+    let is_diff = argv.first().is_some_and(|a| a == "diff");
+    let mut it = argv.iter().skip(usize::from(is_diff));
     while let Some(a) = it.next() {
         if let Some(&(flag, key, numeric)) = OPTION_FLAGS.iter().find(|(f, _, _)| f == a) {
             let v = it.next().ok_or(format!("{flag} needs a value"))?;
@@ -54,16 +60,21 @@ fn parse_args(argv: &[String]) -> Result<Args, String> {
             "--explain" => explain = true,
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with("--") => return Err(format!("unknown flag {s}")),
-            s => {
-                if input.replace(s.to_string()).is_some() {
-                    return Err("give one input file".into());
-                }
-            }
+            s => inputs.push(s.to_string()),
         }
     }
+    if is_diff {
+        given.insert("diff".into(), true.into());
+    }
     let options = Options::from_value(&given.into(), Defaults::Uncapped).map_err(|e| e.message)?;
-    let input = input.ok_or("no input file (use - for stdin)")?;
-    Ok(Args { options, secrets, stats, explain, input })
+    let (before, input) = match (is_diff, inputs.len()) {
+        (false, 1) => (None, inputs.remove(0)),
+        (false, 0) => return Err("no input file (use - for stdin)".into()),
+        (false, _) => return Err("give one input file".into()),
+        (true, 2) => (Some(inputs.remove(0)), inputs.remove(0)),
+        (true, _) => return Err("axsnap diff takes two input files: OLD NEW".into()),
+    };
+    Ok(Args { options, secrets, stats, explain, before, input })
 }
 
 fn read_input(path: &str) -> Result<String, String> {
@@ -97,8 +108,18 @@ fn run(argv: &[String]) -> Result<(), String> {
     let input = SnapshotInput::from_json(&text).map_err(|e| format!("{}: {}", args.input, e.message))?;
     let parsed = started.elapsed();
     let mut refs = RefTable::new();
-    let snap = axsnap_core::snapshot(&input, &facts, &args.options, &mut refs)
+    let mut previous = Previous::default();
+    if let Some(before) = &args.before {
+        let old = SnapshotInput::from_json(&read_input(before)?).map_err(|e| format!("{before}: {}", e.message))?;
+        let first = Options { diff: false, ..args.options.clone() };
+        axsnap_core::snapshot_since(&old, &facts, &first, &mut refs, &mut previous)
+            .map_err(|e| format!("{before}: {}", e.message))?;
+    }
+    let snap = axsnap_core::snapshot_since(&input, &facts, &args.options, &mut refs, &mut previous)
         .map_err(|e| format!("{}: {}", args.input, e.message))?;
+    if let Some(reason) = snap.diff.as_ref().and_then(|d| d.reason) {
+        eprintln!("axsnap: the full snapshot, not a diff: {reason}");
+    }
     let total = started.elapsed();
     let mut out = std::io::stdout().lock();
     let newline = if args.options.format == Format::Json { "\n" } else { "" };

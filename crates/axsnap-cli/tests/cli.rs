@@ -120,3 +120,24 @@ fn option_flags_go_through_the_core_parser() {
     let (code, out, _) = axsnap(&["--max-text", "0", "-"], PAGE);
     assert_eq!((code, out.as_str()), (0, "page \"Hi\"\nbutton \"Go\" A0\n"));
 }
+
+#[test]
+fn diff_prints_what_changed_between_two_dumps() {
+    let dir = std::env::temp_dir().join(format!("axsnap-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (old, new) = (dir.join("old.json"), dir.join("new.json"));
+    // The page has more than the button, or a diff would not be worth it.
+    let text: Vec<String> = (3..13)
+        .map(|i| format!(r#"{{"nodeId":"{i}","role":{{"type":"role","value":"StaticText"}},"name":{{"type":"computedString","value":"Line {i} of the page, unchanged"}},"backendDOMNodeId":{i}}}"#))
+        .collect();
+    let ids: Vec<String> = (3..13).map(|i| format!(r#""{i}""#)).collect();
+    let page = PAGE.replace(r#""childIds":["2"]"#, &format!(r#""childIds":["2",{}]"#, ids.join(","))).replace("]}", &format!(",{}]}}", text.join(",")));
+    std::fs::write(&old, &page).unwrap();
+    std::fs::write(&new, page.replace(r#""Go"},"childIds":[]"#, r#""Go"},"properties":[{"name":"disabled","value":{"type":"boolean","value":true}}],"childIds":[]"#)).unwrap();
+    let (code, out, err) = axsnap(&["diff", old.to_str().unwrap(), new.to_str().unwrap()], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, "1 changed\n~ button \"Go\" A0 disabled\n");
+    let (code, _, err) = axsnap(&["diff", old.to_str().unwrap()], "");
+    assert_eq!((code, err.as_str()), (2, "axsnap: axsnap diff takes two input files: OLD NEW\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

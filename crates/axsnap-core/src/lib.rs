@@ -5,10 +5,11 @@
 //! Stages, each a module with one job:
 //! [`options`] → [`cdp`] parse → [`tree`] arena → [`secrets`] redact →
 //! [`rules`] distill (in [`distill`]) → [`refs`] identity → [`render`] into
-//! the [`lines`] model → budgets → one printer for text or JSON. No I/O, no
-//! browser calls.
+//! the [`lines`] model → budgets → one printer for text or JSON; [`diff`]
+//! compares two snapshots' lines. No I/O, no browser calls.
 
 pub mod cdp;
+pub mod diff;
 pub mod distill;
 pub mod error;
 pub mod lines;
@@ -57,7 +58,39 @@ pub struct Snapshot {
     pub decisions: Vec<usize>,
     /// The fields found secret (the extension remembers them for the document).
     pub secrets: Vec<SecretField>,
+    /// With `options.diff`: whether `text` is a diff or the full snapshot.
+    pub diff: Option<DiffOutcome>,
 }
+
+/// A tab's previous text snapshot: what a diff snapshot compares with.
+#[derive(Debug, Clone, Default)]
+pub struct Previous {
+    basis: Option<Basis>,
+    lines: Vec<diff::Printed>,
+}
+
+/// What a snapshot's lines depend on besides the page.
+#[derive(Debug, Clone, PartialEq)]
+struct Basis {
+    /// The main frame's document.
+    document: String,
+    mode: Mode,
+    max_text: Option<usize>,
+    max_url: Option<usize>,
+}
+
+/// How a `diff: true` snapshot answered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DiffOutcome {
+    /// The full snapshot was returned instead of a diff; `reason` says why.
+    pub full: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+}
+
 
 /// The part of the page a `root` ref asks for: the element's own subtree if
 /// it holds more than text, else its nearest enclosing list, table, form,
@@ -97,7 +130,34 @@ pub fn snapshot(
     options: &Options,
     refs: &mut RefTable,
 ) -> Result<Snapshot, Error> {
+    take(input, facts, options, refs, None)
+}
+
+/// Takes one snapshot of a tab whose previous text snapshot is kept in
+/// `previous`: with `options.diff`, the answer is what changed since then
+/// (or the full snapshot, saying why, when there is nothing to compare with
+/// or the diff would not be much smaller).
+pub fn snapshot_since(
+    input: &SnapshotInput,
+    facts: &[FieldFacts],
+    options: &Options,
+    refs: &mut RefTable,
+    previous: &mut Previous,
+) -> Result<Snapshot, Error> {
+    take(input, facts, options, refs, Some(previous))
+}
+
+fn take(
+    input: &SnapshotInput,
+    facts: &[FieldFacts],
+    options: &Options,
+    refs: &mut RefTable,
+    previous: Option<&mut Previous>,
+) -> Result<Snapshot, Error> {
     let options = &options.clone().normalised();
+    if options.diff && (options.format != Format::Text || options.root.is_some()) {
+        return Err(Error::new(ErrorCode::BadOptions, "diff snapshots are of the whole page in text: drop format json and root"));
+    }
     let mut tree = tree::Tree::build(input);
     let secret_fields = secrets::redact(&mut tree, facts);
     let Some(main_root) = tree.root else {
@@ -114,12 +174,41 @@ pub fn snapshot(
         None => main_root,
     };
     let subtree = options.root.is_some();
-    refs.begin(&frame_documents(input, &tree), subtree);
+    let documents = frame_documents(input, &tree);
+    refs.begin(&documents, subtree);
     let mut distiller = distill::Distiller::new(&tree, options.mode, refs);
     let outs = distiller.run(start);
     let (kept, decisions) = (distiller.kept, std::mem::take(&mut distiller.decisions));
     refs.end(subtree);
-    let mut doc = render(&tree, &outs, &options);
+    let mut doc = render(&tree, &outs, options);
+    // A whole-page text snapshot is what the tab's next diff compares with.
+    let mut compared = None;
+    if let Some(previous) = previous.filter(|_| options.format == Format::Text && !subtree) {
+        let basis = Basis {
+            document: documents.first().map(|d| d.document.clone()).unwrap_or_default(),
+            mode: options.mode,
+            max_text: options.max_text,
+            max_url: options.max_url,
+        };
+        let lines = diff::printed(&doc);
+        let before = std::mem::replace(previous, Previous { basis: Some(basis.clone()), lines });
+        if options.diff {
+            compared = Some(compare(&before, basis, &previous.lines, options.max_chars));
+        }
+    }
+    if let Some((Some(shown), outcome)) = compared.clone() {
+        let chars = shown.text.chars().count();
+        let stats = Stats {
+            nodes_in: tree.nodes.len(),
+            nodes_out: kept,
+            refs: shown.refs,
+            chars,
+            tokens_est: (chars * 10).div_ceil(36),
+            lines: shown.lines,
+            truncated_lines: 0,
+        };
+        return Ok(Snapshot { stats, text: shown.text, decisions, secrets: secret_fields, diff: Some(outcome) });
+    }
     let deep = budget::limit_depth(&mut doc, options.max_depth);
     let runs = if options.max_chars.is_some() { budget::collapse_runs(&mut doc) } else { 0 };
     let cut = budget::fit(&mut doc, options.format, options.max_chars);
@@ -137,7 +226,31 @@ pub fn snapshot(
         lines: doc.lines.len(),
         truncated_lines: deep + runs + cut,
     };
-    Ok(Snapshot { text, stats, decisions, secrets: secret_fields })
+    Ok(Snapshot { text, stats, decisions, secrets: secret_fields, diff: compared.map(|(_, outcome)| outcome) })
+}
+
+/// The diff against the tab's previous snapshot, if it is worth sending:
+/// its text, or none (the full snapshot goes instead), and what to say.
+fn compare(before: &Previous, basis: Basis, now: &[diff::Printed], max_chars: Option<usize>) -> (Option<diff::DiffText>, DiffOutcome) {
+    let full = |reason| (None, DiffOutcome { full: true, reason: Some(reason), added: 0, removed: 0, changed: 0 });
+    match &before.basis {
+        None => return full("no previous snapshot of this tab to compare with"),
+        Some(b) if b.document != basis.document => return full("the tab shows a new document"),
+        Some(b) if *b != basis => return full("the options changed since the previous snapshot"),
+        Some(_) => {}
+    }
+    let d = diff::diff(&before.lines, now);
+    let shown = diff::print(&before.lines, &d);
+    let (added, removed, changed) = (d.added, d.removed, d.changed);
+    let size = shown.text.chars().count();
+    let whole: usize = now.iter().map(|l| l.depth + l.text.chars().count() + 1).sum();
+    if size > whole / 2 && !d.is_empty() {
+        return (None, DiffOutcome { reason: Some("the diff is larger than half the full snapshot"), added, removed, changed, full: true });
+    }
+    if max_chars.is_some_and(|m| size > m) {
+        return (None, DiffOutcome { reason: Some("the diff is larger than the character cap"), added, removed, changed, full: true });
+    }
+    (Some(shown), DiffOutcome { full: false, reason: None, added, removed, changed })
 }
 
 /// Each frame's document: the caller's id for it (Chrome's loader id), or

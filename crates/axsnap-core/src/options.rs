@@ -38,6 +38,8 @@ pub struct Options {
     pub max_url: Option<usize>,
     /// Snapshot only the subtree under this ref (from an earlier snapshot).
     pub root: Option<String>,
+    /// Answer with what changed since the tab's previous snapshot.
+    pub diff: bool,
 }
 
 /// Whose defaults apply to options the caller left out.
@@ -57,7 +59,7 @@ pub const AGENT_MAX_CHARS: usize = 12_000;
 pub const AGENT_MAX_URL: usize = 64;
 
 /// The option keys, as callers spell them.
-pub const KEYS: &[&str] = &["mode", "format", "maxChars", "maxDepth", "maxText", "maxUrl", "root", "full"];
+pub const KEYS: &[&str] = &["mode", "format", "maxChars", "maxDepth", "maxText", "maxUrl", "root", "full", "diff"];
 
 impl Options {
     /// Parses the caller's options object (`null` or absent keys: defaults).
@@ -96,7 +98,8 @@ impl Options {
                 "maxText" => o.max_text = Some(number(key, v)?),
                 "maxUrl" => max_url = Some(number(key, v)?),
                 "root" => o.root = Some(string(key, v)?.to_string()),
-                "full" => full = v.as_bool().ok_or_else(|| bad(format!("option full must be true or false, not {}", type_name(v))))?,
+                "full" => full = boolean(key, v)?,
+                "diff" => o.diff = boolean(key, v)?,
                 other => {
                     return Err(bad(format!("unknown option {other:?}: the options are {}", KEYS.join(", "))));
                 }
@@ -131,6 +134,10 @@ fn bad(message: String) -> Error {
 
 fn string<'v>(key: &str, v: &'v Value) -> Result<&'v str, Error> {
     v.as_str().ok_or_else(|| bad(format!("option {key} must be a string, not {}", type_name(v))))
+}
+
+fn boolean(key: &str, v: &Value) -> Result<bool, Error> {
+    v.as_bool().ok_or_else(|| bad(format!("option {key} must be true or false, not {}", type_name(v))))
 }
 
 fn number(key: &str, v: &Value) -> Result<usize, Error> {
@@ -200,6 +207,7 @@ mod tests {
             max_text: Some(80),
             max_url: Some(40),
             root: Some("A7".into()),
+            diff: false,
         };
         assert_eq!(o, want);
         // JS numbers arrive as floats.
@@ -209,7 +217,7 @@ mod tests {
     #[test]
     fn bad_options_name_the_key() {
         let cases = [
-            (json!({"__proto__": {}}), "unknown option \"__proto__\": the options are mode, format, maxChars, maxDepth, maxText, maxUrl, root, full"),
+            (json!({"__proto__": {}}), "unknown option \"__proto__\": the options are mode, format, maxChars, maxDepth, maxText, maxUrl, root, full, diff"),
             (json!({"maxChars": "12"}), "option maxChars must be a whole number ≥ 0, not a string"),
             (json!({"maxChars": -1}), "option maxChars must be a whole number ≥ 0, not -1"),
             (json!({"maxDepth": 1.5}), "option maxDepth must be a whole number ≥ 0, not 1.5"),

@@ -406,6 +406,7 @@ impl Exec {
             max_text: some(&mut self.rng, 1, 80),
             max_url: some(&mut self.rng, 1, 80),
             root,
+            diff: false,
         }
     }
 }

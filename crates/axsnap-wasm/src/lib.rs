@@ -3,7 +3,7 @@
 //! is a JS `Error` with a stable `code`.
 
 use axsnap_core::cdp::{RawInput, NOT_INPUT};
-use axsnap_core::{Defaults, Error, FieldFacts, Options, RefTable, SecretField, Snapshot, SnapshotInput, Stats};
+use axsnap_core::{Defaults, DiffOutcome, Error, FieldFacts, Options, Previous, RefTable, SecretField, Snapshot, SnapshotInput, Stats};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -12,6 +12,9 @@ struct JsSnapshot {
     text: String,
     stats: Stats,
     secrets: Vec<SecretField>,
+    /// With `options.diff`: `{full, reason?, added, removed, changed}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<DiffOutcome>,
 }
 
 #[derive(Serialize)]
@@ -58,16 +61,18 @@ fn field_facts(value: JsValue) -> Result<Vec<FieldFacts>, JsValue> {
 }
 
 fn to_js(s: Snapshot) -> Result<JsValue, JsValue> {
-    let out = JsSnapshot { text: s.text, stats: s.stats, secrets: s.secrets };
+    let out = JsSnapshot { text: s.text, stats: s.stats, secrets: s.secrets, diff: s.diff };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_error("internal", &e.to_string()))
 }
 
-/// One tab's serializer: refs stay stable across its snapshots.
+/// One tab's serializer: refs stay stable across its snapshots, and its
+/// previous snapshot is kept for `diff: true`.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Snapshotter {
     refs: RefTable,
+    previous: Previous,
 }
 
 #[wasm_bindgen]
@@ -93,7 +98,7 @@ impl Snapshotter {
     fn run(&mut self, input: &SnapshotInput, facts: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         let options = options(opts)?;
         let facts = field_facts(facts)?;
-        let snap = axsnap_core::snapshot(input, &facts, &options, &mut self.refs).map_err(core_error)?;
+        let snap = axsnap_core::snapshot_since(input, &facts, &options, &mut self.refs, &mut self.previous).map_err(core_error)?;
         to_js(snap)
     }
 
@@ -110,6 +115,7 @@ impl Snapshotter {
     /// Forget every ref (the tab navigated to a new document).
     pub fn reset(&mut self) {
         self.refs.reset();
+        self.previous = Previous::default();
     }
 
     /// Forget one frame's refs (that frame navigated or went away).

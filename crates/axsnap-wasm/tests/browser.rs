@@ -31,3 +31,8 @@ fn bad_input_and_options_are_typed_errors() {
 fn options_are_honoured() {
     common::options_are_honoured();
 }
+
+#[wasm_bindgen_test]
+fn diff_snapshots_against_the_previous_one() {
+    common::diff_snapshots_against_the_previous_one();
+}

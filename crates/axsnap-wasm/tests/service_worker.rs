@@ -15,3 +15,8 @@ fn snapshot_and_resolve_in_a_service_worker() {
     common::bad_input_and_options_are_typed_errors();
     common::options_are_honoured();
 }
+
+#[wasm_bindgen_test]
+fn diff_snapshots_against_the_previous_one() {
+    common::diff_snapshots_against_the_previous_one();
+}

@@ -88,3 +88,17 @@ pub fn options_are_honoured() {
     let rows = js_sys::JSON::parse(&get(&out, "text").as_string().unwrap()).unwrap();
     assert_eq!(js_sys::Array::from(&rows).length(), 4);
 }
+
+pub fn diff_snapshots_against_the_previous_one() {
+    let mut s = Snapshotter::new();
+    let diff = || js_sys::JSON::parse(r#"{"diff":true}"#).unwrap();
+    let first = s.snapshot(page(PAGE), JsValue::UNDEFINED, diff()).unwrap();
+    assert_eq!(get(&get(&first, "diff"), "full").as_bool(), Some(true));
+    assert!(get(&first, "text").as_string().unwrap().starts_with("page \"Shop\""));
+    let again = s.snapshot(page(PAGE), JsValue::UNDEFINED, diff()).unwrap();
+    assert_eq!(get(&again, "text").as_string().as_deref(), Some("no change since the previous snapshot\n"));
+    assert_eq!(get(&get(&again, "diff"), "full").as_bool(), Some(false));
+    // A plain snapshot has no diff field.
+    let plain = s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    assert!(get(&plain, "diff").is_undefined());
+}

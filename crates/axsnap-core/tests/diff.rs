@@ -1,0 +1,100 @@
+//! Diff snapshots through the core's API: what changed since the tab's
+//! previous snapshot, or the full snapshot saying why.
+
+mod common;
+
+use axsnap_core::{snapshot_since, ErrorCode, Format, Mode, Options, Previous, RefTable, SnapshotInput};
+use serde_json::{json, Value};
+
+fn n(id: u32, role: &str, name: &str, kids: &[u32]) -> Value {
+    json!({"nodeId": id.to_string(), "role": {"type":"role","value": role},
+           "name": {"type":"computedString","value": name},
+           "childIds": kids.iter().map(|k| k.to_string()).collect::<Vec<_>>(), "backendDOMNodeId": id})
+}
+
+fn page(root: u32, dialog: &[Value]) -> SnapshotInput {
+    let kids: Vec<u32> = dialog.iter().map(|v| v["nodeId"].as_str().unwrap().parse().unwrap()).collect();
+    // The rest of the page, unchanged: a diff is worth sending when it is small beside it.
+    let rest: Vec<u32> = (100..110).collect();
+    let mut top = vec![2, 3];
+    top.extend(&rest);
+    let mut nodes = vec![n(root, "RootWebArea", "Shop", &top), n(2, "heading", "Cart", &[]), n(3, "dialog", "Sign in", &kids)];
+    nodes.extend(dialog.iter().cloned());
+    nodes.extend(rest.iter().map(|&i| n(i, "paragraph", "", &[i + 100])));
+    nodes.extend(rest.iter().map(|&i| n(i + 100, "StaticText", &format!("Paragraph {i} of the page, which stays as it was."), &[])));
+    SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
+}
+
+fn diff_options() -> Options {
+    Options { diff: true, ..Options::default() }
+}
+
+#[test]
+fn a_diff_says_what_changed_where() {
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    let before = page(1, &[n(4, "textbox", "Email", &[]), n(5, "button", "Send", &[])]);
+    let first = snapshot_since(&before, &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    let outcome = first.diff.unwrap();
+    assert!(outcome.full);
+    assert_eq!(outcome.reason, Some("no previous snapshot of this tab to compare with"));
+    assert!(first.text.starts_with("page \"Shop\""));
+
+    let same = snapshot_since(&before, &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    assert_eq!(same.text, "no change since the previous snapshot\n");
+    assert!(!same.diff.unwrap().full);
+
+    let mut invalid = n(4, "textbox", "Email", &[]);
+    invalid["properties"] = json!([{"name": "invalid", "value": {"type": "token", "value": "true"}}]);
+    let after = page(1, &[invalid, n(6, "textbox", "Code", &[]), n(7, "button", "Verify", &[])]);
+    let d = snapshot_since(&after, &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    assert_eq!(
+        d.text,
+        "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n  dialog \"Sign in\"\n~  textbox \"Email\" A0 invalid\n-  button \"Send\" A1\n+  textbox \"Code\" A2\n+  button \"Verify\" A3\n"
+    );
+    let outcome = d.diff.unwrap();
+    assert_eq!((outcome.full, outcome.added, outcome.removed, outcome.changed), (false, 2, 1, 1));
+    assert_eq!((d.stats.refs, d.stats.lines), (4, 6));
+}
+
+#[test]
+fn a_new_document_or_other_options_get_the_full_snapshot() {
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    let one = page(1, &[n(4, "button", "Send", &[])]);
+    snapshot_since(&one, &[], &Options::default(), &mut refs, &mut previous).unwrap();
+    let other = page(9, &[n(4, "button", "Send", &[])]);
+    let s = snapshot_since(&other, &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    assert_eq!(s.diff.unwrap().reason, Some("the tab shows a new document"));
+    assert!(s.text.starts_with("page \"Shop\""));
+    let o = Options { mode: Mode::Interactive, ..diff_options() };
+    let s = snapshot_since(&other, &[], &o, &mut refs, &mut previous).unwrap();
+    assert_eq!(s.diff.unwrap().reason, Some("the options changed since the previous snapshot"));
+    let e = snapshot_since(&other, &[], &Options { format: Format::Json, ..diff_options() }, &mut refs, &mut previous).unwrap_err();
+    assert_eq!(e.code, ErrorCode::BadOptions);
+}
+
+#[test]
+fn a_diff_larger_than_half_the_page_is_the_full_snapshot() {
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    let small = |first: u32| {
+        let nodes = vec![n(1, "RootWebArea", "Shop", &[first, first + 1]), n(first, "button", "Send", &[]), n(first + 1, "link", "More", &[])];
+        SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
+    };
+    snapshot_since(&small(10), &[], &Options::default(), &mut refs, &mut previous).unwrap();
+    let s = snapshot_since(&small(20), &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    let outcome = s.diff.unwrap();
+    assert_eq!((outcome.full, outcome.reason), (true, Some("the diff is larger than half the full snapshot")));
+    assert_eq!(s.text, "page \"Shop\"\nbutton \"Send\" A2\n[More] A3\n");
+}
+
+#[test]
+fn real_pages_have_no_change_against_themselves() {
+    let Some(pages) = common::corpus() else { return };
+    for (name, json) in pages.iter().take(12) {
+        let input = SnapshotInput::from_json(json).unwrap();
+        let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+        let o = Options { max_chars: Some(12_000), ..Options::default() };
+        snapshot_since(&input, &[], &o, &mut refs, &mut previous).unwrap();
+        let d = snapshot_since(&input, &[], &Options { diff: true, ..o }, &mut refs, &mut previous).unwrap();
+        assert_eq!(d.text, "no change since the previous snapshot\n", "{name}");
+    }
+}
