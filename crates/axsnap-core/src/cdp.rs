@@ -330,24 +330,111 @@ impl SnapshotInput {
 }
 
 /// CDP ids are strings today; older dumps and hand-written tests use numbers.
+/// Read straight into strings: going through `serde_json::Value` cost 7% of
+/// a large page's native snapshot.
 fn id_string<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::String(s) => s,
-        Value::Number(n) => n.to_string(),
-        _ => String::new(),
-    })
+    Ok(d.deserialize_any(IdVisitor)?.unwrap_or_default())
 }
 
 fn id_strings<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    Ok(match Value::deserialize(d)? {
-        Value::Array(items) => items
-            .into_iter()
-            .filter_map(|v| match v {
-                Value::String(s) => Some(s),
-                Value::Number(n) => Some(n.to_string()),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
-    })
+    d.deserialize_any(IdListVisitor)
+}
+
+/// An id: a string or a number; anything else is no id.
+struct IdVisitor;
+
+impl<'de> serde::de::Visitor<'de> for IdVisitor {
+    type Value = Option<String>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an id")
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Some(v.to_string()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Some(serde_json::Number::from_f64(v).map_or_else(String::new, |n| n.to_string())))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(IdVisitor)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        while a.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
+/// A list of ids; anything else is an empty list, and non-ids in it are skipped.
+struct IdListVisitor;
+
+impl<'de> serde::de::Visitor<'de> for IdListVisitor {
+    type Value = Vec<String>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of ids")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        let mut ids = Vec::with_capacity(a.size_hint().unwrap_or(0).min(4096));
+        while let Some(id) = a.next_element_seed(IdSeed)? {
+            ids.extend(id);
+        }
+        Ok(ids)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_none<E>(self) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(IdListVisitor)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+        while a.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+        Ok(Vec::new())
+    }
+}
+
+struct IdSeed;
+
+impl<'de> serde::de::DeserializeSeed<'de> for IdSeed {
+    type Value = Option<String>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(IdVisitor)
+    }
 }
