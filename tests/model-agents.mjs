@@ -7,17 +7,46 @@
 /** @typedef {{role:string, text:string, calls?:Array<{id:string,name:string,input:any}>, callId?:string}} Turn */
 /** @typedef {{system:string, turns:Turn[], tools:string[]}} Convo */
 
-/** Page contents the agent has seen, newest last (tool results carry them between <page …> and </page>). */
+/** Page contents the agent has seen, newest last (tool results carry them between <page …> and </page>);
+ * a diff is read onto the tab's page before it, as a model keeps the page in mind. */
 export function pages(turns) {
   const out = [];
   for (const t of turns) {
     if (t.role !== 'tool') continue;
     for (const m of t.text.matchAll(/<page ([^>]*)>\n([\s\S]*?)\n<\/page>/g)) {
       const attrs = Object.fromEntries([...m[1].matchAll(/(\w+)="([^"]*)"/g)].map((a) => [a[1], a[2]]));
-      out.push({ ...attrs, text: m[2] });
+      const before = out.filter((p) => p.tab === attrs.tab).at(-1);
+      out.push({ ...attrs, text: attrs.kind === 'diff' && before ? patched(before.text, m[2]) : m[2] });
     }
   }
   return out;
+}
+
+/** A page's text with a diff read onto it: `~ ` lines replace the line with their ref, `- ` lines go,
+ * `+ ` lines come after the line printed before them (context lines, `  `, only say where). */
+function patched(text, diff) {
+  const lines = text.split('\n');
+  const refOf = (l) => l.match(/ (A\d+)\b/)?.[1];
+  let at = -1;
+  for (const d of diff.split('\n').slice(1)) {
+    const [mark, line] = [d[0], d.slice(2)];
+    if (mark === '+') {
+      lines.splice(at + 1, 0, line);
+      at += 1;
+      continue;
+    }
+    const ref = refOf(line);
+    const i = lines.findIndex((l) => l === line || (mark === '~' && ref && refOf(l) === ref));
+    if (i < 0) continue;
+    if (mark === '-') {
+      lines.splice(i, 1);
+      at = i - 1;
+    } else {
+      if (mark === '~') lines[i] = line;
+      at = i;
+    }
+  }
+  return lines.join('\n');
 }
 
 /** The goal: the person's latest message. */

@@ -23,7 +23,9 @@ const outputText = (output) => (typeof output === 'string' ? output : output?.ty
 
 /**
  * Older page views are left out of what the model is sent again: the model
- * acts on the latest view, and each view can be thousands of tokens.
+ * acts on the latest view, and each view can be thousands of tokens. A diff
+ * view (`kind="diff"`) only says what changed since the view before it, so
+ * the diffs since the latest whole views are kept with them.
  * @param {ModelMessage[]} messages
  * @returns {ModelMessage[]}
  */
@@ -38,6 +40,7 @@ export function compact(messages, keep = KEEP_PAGES) {
       const text = part.type === 'tool-result' ? outputText(part.output) : null;
       if (!text || !PAGE.test(text)) return part;
       PAGE.lastIndex = 0;
+      if (/<page [^>]*kind="diff"/.test(text) && pagesSeen < keep) return part;
       pagesSeen++;
       if (pagesSeen <= keep) return part;
       changed = true;

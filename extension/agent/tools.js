@@ -99,7 +99,8 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     }
     if (!res || !res.ok) res = await browser.call({ cmd: 'snapshot', tabId, options });
     if (!res.ok) return errorText(res.error);
-    const isDiff = Boolean(res.diff ?? (diff && diffSupported && res.ok && !/^page "/.test(res.text)));
+    // `diff.full`: the extension sent the whole page instead (new document, nothing to compare with, …).
+    const isDiff = res.diff ? !res.diff.full : Boolean(diff && diffSupported && !/^page "/.test(res.text));
     const header = pageHeader(res.text);
     const before = seen.get(tabId);
     const facts = refFacts(res.text);

@@ -1,6 +1,8 @@
 //! Small text helpers every stage shares: whitespace squashing, invisible
 //! characters, clipping.
 
+use std::borrow::Cow;
+
 /// Characters that print as nothing (zero-width space, byte-order mark, soft
 /// hyphen, word joiner): they cost tokens and say nothing.
 pub fn invisible(c: char) -> bool {
@@ -9,6 +11,20 @@ pub fn invisible(c: char) -> bool {
 
 /// Whitespace runs to one space, invisible characters gone.
 pub fn squash(s: &str) -> String {
+    squashed(s).into_owned()
+}
+
+/// [`squash`] without a copy where the text is already so (plain ASCII
+/// words with single spaces, most text): for the hot paths.
+pub fn squashed(s: &str) -> Cow<'_, str> {
+    let b = s.as_bytes();
+    let plain = b.first() != Some(&b' ')
+        && b.last() != Some(&b' ')
+        && b.iter().all(|&c| c.is_ascii() && (c == b' ' || !c.is_ascii_whitespace()))
+        && !s.contains("  ");
+    if plain {
+        return Cow::Borrowed(s);
+    }
     let mut out = String::with_capacity(s.len());
     let cleaned: String;
     let s = if s.chars().any(invisible) {
@@ -23,7 +39,7 @@ pub fn squash(s: &str) -> String {
         }
         out.push_str(w);
     }
-    out
+    Cow::Owned(out)
 }
 
 pub fn clip(s: &str, max: Option<usize>) -> String {

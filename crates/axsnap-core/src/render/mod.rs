@@ -10,7 +10,7 @@ use crate::distill::Element;
 use crate::role::Role;
 use crate::tree::{Tri, Tree};
 use crate::urls;
-use crate::words::{clip, squash};
+use crate::words::{clip, squashed};
 
 /// The facts about one element both formats print.
 pub struct Description {
@@ -69,7 +69,7 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
         states.push(format!("level={level}"));
     }
     let name = (e.show_name || e.secret.is_some() && !node.name.is_empty())
-        .then(|| clip(&squash(&node.name), max_text));
+        .then(|| clip(&squashed(&node.name), max_text));
     let url = if node.role == Role::Link || node.role.is_root() {
         let page = tree.frame_url(e.src);
         p.url.as_deref().and_then(|u| if node.role.is_root() { Some(u.to_string()) } else { urls::compact(u, page) })
@@ -98,7 +98,7 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
         None
     } else {
         crate::rules::readable_description(node)
-            .map(squash)
+            .map(squashed)
             .filter(|d| !d.is_empty() && !crate::rules::contains_words(&node.name, d) && !in_text_below(tree, e.src, d))
             .map(|d| clip(&d, max_text))
     };

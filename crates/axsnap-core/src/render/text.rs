@@ -4,7 +4,7 @@
 //! typed segments (text, URL slot, ref); `print` writes them out.
 
 use super::describe;
-use crate::words::{clip, squash};
+use crate::words::{clip, squashed};
 use crate::distill::{is_blank, Element, Out};
 use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
@@ -162,7 +162,7 @@ impl Run {
         }
         let lead = raw.starts_with(char::is_whitespace);
         let trail = raw.ends_with(char::is_whitespace);
-        let core = squash(raw);
+        let core = squashed(raw);
         if core.is_empty() {
             self.pending_space = true;
             return;

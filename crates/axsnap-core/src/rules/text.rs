@@ -2,7 +2,7 @@
 
 use super::{Action, Rule, Visit};
 use crate::role::Role;
-use crate::words::squash;
+use crate::words::squashed;
 use crate::tree::NodeId;
 
 pub const DROP_INLINE_TEXT_BOXES: Rule = Rule {
@@ -58,11 +58,11 @@ pub fn is_preformatted(text: &str) -> bool {
 /// without spaces, so a part may also start or end the name: "1.1" and
 /// "1972" are both in "1.11972".
 pub fn contains_words(haystack: &str, needle: &str) -> bool {
-    let (h, n) = (squash(haystack), squash(needle));
+    let (h, n) = (squashed(haystack), squashed(needle));
     if n.is_empty() {
         return false;
     }
-    h.match_indices(&n).any(|(at, _)| {
+    h.match_indices(&*n).any(|(at, _)| {
         let end = at + n.len();
         let open = word_boundary(h[..at].chars().next_back(), n.chars().next());
         let close = word_boundary(n.chars().next_back(), h[end..].chars().next());
