@@ -160,6 +160,19 @@ export interface SnapshotResult {
     };
     [key: string]: unknown;
   };
+  /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
+  diff?: {
+    /** `text` is the whole page */
+    full: boolean;
+    /** why the whole page was sent */
+    reason: string;
+    /** lines added */
+    added: number;
+    /** lines removed */
+    removed: number;
+    /** lines changed */
+    changed: number;
+  };
 }
 
 export interface ActRequest_Click {
@@ -172,6 +185,8 @@ export interface ActRequest_Click {
   tabId?: number;
   /** a ref from a snapshot, like `A7` */
   ref: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Fill {
   cmd: "act";
@@ -185,6 +200,8 @@ export interface ActRequest_Fill {
   ref: string;
   /** the new value */
   value: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Type {
   cmd: "act";
@@ -198,6 +215,8 @@ export interface ActRequest_Type {
   ref: string;
   /** the text to type */
   value: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Press {
   cmd: "act";
@@ -211,6 +230,8 @@ export interface ActRequest_Press {
   ref?: string;
   /** `Enter`, `Tab`, `Escape`, `Backspace`, `Delete`, an arrow, `Home`, `End`, `PageUp`, `PageDown`, `Space`, or one character */
   value: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Select {
   cmd: "act";
@@ -224,6 +245,8 @@ export interface ActRequest_Select {
   ref: string;
   /** an option's value or label */
   value: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Check {
   cmd: "act";
@@ -235,6 +258,8 @@ export interface ActRequest_Check {
   tabId?: number;
   /** a ref from a snapshot, like `A7` */
   ref: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Uncheck {
   cmd: "act";
@@ -246,6 +271,8 @@ export interface ActRequest_Uncheck {
   tabId?: number;
   /** a ref from a snapshot, like `A7` */
   ref: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Hover {
   cmd: "act";
@@ -257,6 +284,8 @@ export interface ActRequest_Hover {
   tabId?: number;
   /** a ref from a snapshot, like `A7` */
   ref: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Focus {
   cmd: "act";
@@ -268,6 +297,8 @@ export interface ActRequest_Focus {
   tabId?: number;
   /** a ref from a snapshot, like `A7` */
   ref: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Scroll {
   cmd: "act";
@@ -281,6 +312,8 @@ export interface ActRequest_Scroll {
   ref?: string;
   /** `"up"`, `"down"` or pixels (down is positive; at most 100,000 per call) */
   value?: "up" | "down" | number;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
 }
 export interface ActRequest_Dialog {
   cmd: "act";
@@ -292,10 +325,12 @@ export interface ActRequest_Dialog {
   tabId?: number;
   /** `"accept"` or `"dismiss"` */
   value: "accept" | "dismiss";
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
   /** a prompt's answer */
   text?: string;
 }
-/** act on an element by ref */
+/** act on an element by ref; with `snapshot`, wait until the page settles and answer with its snapshot (or what changed) */
 export type ActRequest = ActRequest_Click | ActRequest_Fill | ActRequest_Type | ActRequest_Press | ActRequest_Select | ActRequest_Check | ActRequest_Uncheck | ActRequest_Hover | ActRequest_Focus | ActRequest_Scroll | ActRequest_Dialog;
 
 export interface ActResult {
@@ -320,6 +355,76 @@ export interface ActResult {
     /** the page that opened it */
     url: string;
     [key: string]: unknown;
+  };
+  /** with `snapshot`: how the wait for the page went */
+  settled?: {
+    /** from the action to the page settling (or the deadline) */
+    ms: number;
+    /** the action loaded a new page or changed the URL */
+    navigated: boolean;
+    /** the page settled; false: the deadline (5 s) came first and the snapshot shows the page as it was then */
+    quiet: boolean;
+  };
+  /** with `snapshot`: the snapshot, or what changed */
+  text?: string;
+  /** sizes and timings */
+  stats?: {
+    /** refs in the output */
+    refs: number;
+    /** characters */
+    chars: number;
+    /** estimated tokens */
+    tokensEst: number;
+    /** lines */
+    lines: number;
+    /** accessibility nodes read */
+    nodesIn: number;
+    /** nodes printed */
+    nodesOut: number;
+    /** lines left out by the caps */
+    truncatedLines: number;
+    /** frames read */
+    frames: number;
+    /** frames that could not be read */
+    framesFailed: Array<string>;
+    /** frames too large to read whole, read as a window: how many elements each has, read, and left out above and below */
+    framesPartial: Array<{
+      frame: string;
+      elements: number;
+      read: number;
+      above: number;
+      below: number;
+    }>;
+    /** secret fields redacted */
+    secrets: number;
+    /** milliseconds per stage */
+    timings: {
+      attachMs: number;
+      fetchMs: number;
+      secretsMs: number;
+      serializeMs: number;
+      totalMs: number;
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
+  /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
+  diff?: {
+    /** `text` is the whole page */
+    full: boolean;
+    /** why the whole page was sent */
+    reason: string;
+    /** lines added */
+    added: number;
+    /** lines removed */
+    removed: number;
+    /** lines changed */
+    changed: number;
+  };
+  /** with `snapshot`: why there is none (the action was done) */
+  snapshotError?: {
+    code: string;
+    message: string;
   };
 }
 
@@ -503,6 +608,30 @@ export interface BackResult {
   loaded: boolean;
 }
 
+/** wait until a text appears or is gone, a ref's element goes, or the URL contains a string (bounded) */
+export interface Wait_forRequest {
+  cmd: "wait_for";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** wait until the page shows this text (as a snapshot shows it) */
+  text?: string;
+  /** wait until the page no longer shows this text */
+  textGone?: string;
+  /** wait until this ref's element is gone: removed, hidden, or the page navigated */
+  refGone?: string;
+  /** wait until the tab's URL contains this */
+  url?: string;
+  /** give up after this many ms with a `timeout` error (at most 60000) */
+  timeout?: number;
+}
+
+export interface Wait_forResult {
+  /** how long it waited, in ms */
+  waitedMs: number;
+}
+
 /** the handshake: protocol version, and what this caller may do now (a site not yet allowed is asked about in the panel) */
 export interface HelloRequest {
   cmd: "hello";
@@ -546,6 +675,7 @@ export interface Commands {
   tabs: { request: TabsRequest; result: TabsResult };
   navigate: { request: NavigateRequest; result: NavigateResult };
   back: { request: BackRequest; result: BackResult };
+  wait_for: { request: Wait_forRequest; result: Wait_forResult };
   hello: { request: HelloRequest; result: HelloResult };
   ping: { request: PingRequest; result: PingResult };
 }

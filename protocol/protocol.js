@@ -141,6 +141,31 @@ export const TAB_ACTIONS = {
   close: { required: ['tabId'], allowed: ['tabId'], result: { tabId: integer('the tab closed') }, description: 'close a tab' },
 };
 
+/** A snapshot's sizes and timings. */
+const STATS = {
+  type: 'object', additional: true, description: 'sizes and timings',
+  properties: {
+    refs: integer('refs in the output'), chars: integer('characters'), tokensEst: integer('estimated tokens'),
+    lines: integer('lines'), nodesIn: integer('accessibility nodes read'), nodesOut: integer('nodes printed'),
+    truncatedLines: integer('lines left out by the caps'), frames: integer('frames read'),
+    framesFailed: { type: 'array', items: { type: 'string' }, description: 'frames that could not be read' },
+    framesPartial: { type: 'array', description: 'frames too large to read whole, read as a window: how many elements each has, read, and left out above and below',
+      items: { type: 'object', properties: { frame: { type: 'string' }, elements: { type: 'integer' }, read: { type: 'integer' }, above: { type: 'integer' }, below: { type: 'integer' } } } },
+    secrets: integer('secret fields redacted'),
+    timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
+      attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' },
+      serializeMs: { type: 'number' }, totalMs: { type: 'number' } } },
+  },
+};
+
+/** With `options.diff`: whether `text` is what changed or the whole page, and why. */
+const DIFF = {
+  type: 'object', description: 'with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason`',
+  properties: {
+    full: boolean('`text` is the whole page'), reason: string('why the whole page was sent'),
+    added: integer('lines added'), removed: integer('lines removed'), changed: integer('lines changed'),
+  },
+};
 /**
  * The commands. `fields`: request fields (besides `cmd` and `id`);
  * `required`: the fields that must be present; `variants`: per-value rules
@@ -157,28 +182,20 @@ export const COMMANDS = {
     result: {
       tabId: integer('the tab'),
       text: string('the snapshot'),
-      stats: {
-        type: 'object', additional: true, description: 'sizes and timings',
-        properties: {
-          refs: integer('refs in the output'), chars: integer('characters'), tokensEst: integer('estimated tokens'),
-          lines: integer('lines'), nodesIn: integer('accessibility nodes read'), nodesOut: integer('nodes printed'),
-          truncatedLines: integer('lines left out by the caps'), frames: integer('frames read'),
-          framesFailed: { type: 'array', items: { type: 'string' }, description: 'frames that could not be read' },
-          framesPartial: { type: 'array', description: 'frames too large to read whole, read as a window: how many elements each has, read, and left out above and below',
-            items: { type: 'object', properties: { frame: { type: 'string' }, elements: { type: 'integer' }, read: { type: 'integer' }, above: { type: 'integer' }, below: { type: 'integer' } } } },
-          secrets: integer('secret fields redacted'),
-          timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
-            attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' },
-            serializeMs: { type: 'number' }, totalMs: { type: 'number' } } },
-        },
-      },
+      stats: STATS,
+      diff: DIFF,
     },
+    optionalResult: ['diff'],
   },
   act: {
-    description: 'act on an element by ref',
+    description: 'act on an element by ref; with `snapshot`, wait until the page settles and answer with its snapshot (or what changed)',
     fields: {
       tabId, ref, action: { enum: Object.keys(ACTIONS), description: 'what to do' },
       value: { anyOf: [{ type: 'string' }, { type: 'number' }], description: 'the action\'s value' },
+      snapshot: {
+        type: 'object', properties: OPTIONS,
+        description: 'after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller\'s previous snapshot',
+      },
       ...Object.assign({}, ...Object.values(ACTIONS).map((a) => a.fields || {})),
     },
     required: ['action'],
@@ -186,8 +203,17 @@ export const COMMANDS = {
     result: {
       action: { enum: Object.keys(ACTIONS), description: 'the action done' }, ref: string('the ref acted on'),
       ...Object.assign({}, ...Object.values(ACTIONS).map((a) => a.result || {})),
+      settled: {
+        type: 'object', description: 'with `snapshot`: how the wait for the page went',
+        properties: {
+          ms: integer('from the action to the page settling (or the deadline)'), navigated: boolean('the action loaded a new page or changed the URL'),
+          quiet: boolean('the page settled; false: the deadline (5 s) came first and the snapshot shows the page as it was then'),
+        },
+      },
+      text: string('with `snapshot`: the snapshot, or what changed'), stats: STATS, diff: DIFF,
+      snapshotError: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, description: 'with `snapshot`: why there is none (the action was done)' },
     },
-    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {}))],
+    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {})), 'settled', 'text', 'stats', 'diff', 'snapshotError'],
   },
   resolve: {
     description: 'where a ref points: its frame, DOM node, role, name and a link\'s full URL',
@@ -223,6 +249,18 @@ export const COMMANDS = {
     fields: { tabId, timeout },
     result: LOADED,
   },
+  wait_for: {
+    description: 'wait until a text appears or is gone, a ref\'s element goes, or the URL contains a string (bounded)',
+    fields: {
+      tabId,
+      text: string('wait until the page shows this text (as a snapshot shows it)', { maxLength: 1000 }),
+      textGone: string('wait until the page no longer shows this text', { maxLength: 1000 }),
+      refGone: string('wait until this ref\'s element is gone: removed, hidden, or the page navigated', { maxLength: 16 }),
+      url: string('wait until the tab\'s URL contains this', { maxLength: 8192 }),
+      timeout: integer('give up after this many ms with a `timeout` error (at most 60000)', { default: 10000, maximum: 60000 }),
+    },
+    result: { waitedMs: integer('how long it waited, in ms') },
+  },
   hello: {
     description: 'the handshake: protocol version, and what this caller may do now (a site not yet allowed is asked about in the panel)',
     fields: {},
@@ -243,7 +281,7 @@ export const COMMANDS = {
 function actionCases() {
   return Object.fromEntries(Object.entries(ACTIONS).map(([name, a]) => [name, {
     required: [...(a.ref === 'required' ? ['ref'] : []), ...(a.valueRequired ? ['value'] : [])],
-    allowed: ['tabId', ...(a.ref === 'none' ? [] : ['ref']), ...(a.value ? ['value'] : []), ...Object.keys(a.fields || {})],
+    allowed: ['tabId', ...(a.ref === 'none' ? [] : ['ref']), ...(a.value ? ['value'] : []), 'snapshot', ...Object.keys(a.fields || {})],
     fields: { ...(a.value ? { value: a.value } : {}), ...a.fields },
   }]));
 }

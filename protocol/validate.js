@@ -4,7 +4,7 @@
 // throws an AxError: `too_large`, `bad_options` for the snapshot options,
 // `unknown_command`, else `bad_request`.
 
-import { COMMANDS, COMMON_FIELDS, MAX_REQUEST_CHARS } from './protocol.js';
+import { COMMANDS, COMMON_FIELDS, MAX_REQUEST_CHARS, OPTIONS } from './protocol.js';
 import { AxError } from './errors.js';
 
 const has = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
@@ -119,8 +119,9 @@ export function validateRequest(msg) {
       const known = Object.keys(def.fields);
       throw new AxError('bad_request', `${m.cmd} has no field ${show(k)}${known.length ? `: its fields are ${known.join(', ')}` : ''}`);
     }
-    if (k === 'options') {
-      out.options = checkOptions(def.fields.options, m.options);
+    if (def.fields[k].properties === OPTIONS) {
+      // Snapshot options (snapshot's `options`, act's `snapshot`).
+      out[k] = checkOptions(def.fields[k], m[k]);
       continue;
     }
     const p = problem(def.fields[k], m[k], k);

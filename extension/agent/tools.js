@@ -38,6 +38,8 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
   /** tabId → what the model last saw of it */
   const seen = new Map();
   let diffSupported = true;
+  /** False once the extension refused `act`'s `snapshot` (a version without it). */
+  let actSnapshots = true;
   const redact = (s) => (host.redact ? host.redact(s) : s);
 
   /** Runs one tool body with its step line, its events and abort checks. */
@@ -99,6 +101,14 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     }
     if (!res || !res.ok) res = await browser.call({ cmd: 'snapshot', tabId, options });
     if (!res.ok) return errorText(res.error);
+    return view(tabId, res, { mode, diff });
+  }
+
+  /**
+   * A snapshot answer as the model reads it, remembered as what it saw of the tab.
+   * @param {number} tabId @param {any} res @param {{mode?: string, diff?: boolean}} how
+   */
+  function view(tabId, res, { mode, diff }) {
     // `diff.full`: the extension sent the whole page instead (new document, nothing to compare with, …).
     const isDiff = res.diff ? !res.diff.full : Boolean(diff && diffSupported && !/^page "/.test(res.text));
     const header = pageHeader(res.text);
@@ -194,8 +204,15 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         if (!(await confirmed(ask, what, tabId, signal))) return declined(what, ask);
         if (ask?.kind === 'site') scope.sites.add(siteOf(linkUrl));
         signal?.throwIfAborted();
-        const res = await browser.call({ cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}) });
+        // One call is one step: the extension waits for the page to settle and answers with what changed.
+        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}) };
+        let res = await browser.call(actSnapshots ? { ...request, snapshot: { diff: diffSupported && seen.has(tabId) } } : request);
+        if (!res.ok && actSnapshots && res.error?.code === 'bad_request' && /snapshot/.test(res.error.message)) {
+          actSnapshots = false; // refused before acting: nothing was done yet
+          res = await browser.call(request);
+        }
         if (!res.ok) return errorText(res.error);
+        if (typeof res.text === 'string') return `Done: ${what}.\n${view(tabId, res, { diff: diffSupported })}`;
         return after(tabId, `Done: ${what}.`, signal);
       }),
     },

@@ -414,6 +414,25 @@ async function scroll(t, value) {
 }
 
 /**
+ * Whether the element is still in its document and drawn (not removed, not
+ * display:none or visibility:hidden): what `wait_for refGone` waits on.
+ * @param {Target} t
+ */
+export async function present(t) {
+  try {
+    await bind(t);
+    return await callOn(t, function () {
+      return typeof this.checkVisibility !== 'function' || this.checkVisibility({ visibilityProperty: true });
+    });
+  } catch (e) {
+    if (e.code === 'stale_ref') return false;
+    throw e;
+  } finally {
+    release(t);
+  }
+}
+
+/**
  * Runs one action (protocol/protocol.js's ACTIONS). The router has checked
  * the request against the protocol: the value's type and range.
  * @param {Target} t

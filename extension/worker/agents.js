@@ -16,10 +16,7 @@
 import { handle } from './router.js';
 import { toPayload } from './errors.js';
 import { AxError } from '../../protocol/errors.js';
-import { COMMANDS } from '../../protocol/protocol.js';
-import { problem } from '../../protocol/validate.js';
 import * as agentTabs from './agent_tabs.js';
-import { waitFor, WAIT_FIELDS } from './wait.js';
 import { SETTINGS, STATUS, STEPS, PORTS, readSetting } from './agent_setting.js';
 import { stepLine } from './steps.js';
 
@@ -199,13 +196,12 @@ async function answer(link, request) {
   const signal = link.controller.signal;
   if (!agent || signal.aborted) return { ok: false, error: { code: 'disconnected', message: 'desktop agents were turned off' } };
   const { tabs, owned, shared } = await agentTabs.reachable(agent.id);
-  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, tabs, owned });
+  // The signal ends a long wait_for when the link goes.
+  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, tabs, owned, signal });
   const step = await record(agent, request, caller);
   let res;
   try {
-    res = request && request.cmd === 'wait_for' && !('wait_for' in COMMANDS)
-      ? { ok: true, ...(await wait(request, caller, signal)) }
-      : await handle(request, caller);
+    res = await handle(request, caller);
   } catch (e) {
     res = { ok: false, error: toPayload(e) };
   }
@@ -215,31 +211,6 @@ async function answer(link, request) {
   }
   await finish(step, res);
   return res;
-}
-
-/** `wait_for` by polling snapshots, in a ref table of its own (so the agent's refs and diffs are untouched). */
-async function wait(request, caller, signal) {
-  for (const [k, v] of Object.entries(request)) {
-    if (k === 'cmd' || k === 'id' || v === undefined) continue;
-    if (!(k in WAIT_FIELDS)) throw new AxError('bad_request', `wait_for has no field ${JSON.stringify(k)}: its fields are ${Object.keys(WAIT_FIELDS).join(', ')}`);
-    const p = problem(WAIT_FIELDS[k], v, k);
-    if (p) throw new AxError('bad_request', p);
-  }
-  if (request.tabId === undefined) throw new AxError('bad_request', 'wait_for needs tabId');
-  const reader = { ...caller, id: `${caller.id} wait` };
-  return waitFor(request, {
-    text: async () => {
-      const res = await handle({ cmd: 'snapshot', tabId: request.tabId, options: { maxChars: 0 } }, reader);
-      if (!res.ok) throw new AxError(res.error.code, res.error.message);
-      return res.text;
-    },
-    url: async () => {
-      const res = await handle({ cmd: 'tabs', action: 'list' }, reader);
-      const tab = res.ok && res.tabs.find((t) => t.tabId === request.tabId);
-      if (!tab) throw new AxError('no_tab', `tab ${request.tabId} is gone or not yours`);
-      return tab.url;
-    },
-  }, signal);
 }
 
 // ---- What the panel shows

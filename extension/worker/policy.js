@@ -19,7 +19,7 @@ import { AxError } from '../../protocol/errors.js';
 /**
  * @typedef {{kind: 'panel'}
  *   | {kind: 'web', origin: string, tabId?: number, frameId: number, url?: string, grant?: import('./grants.js').Grant}
- *   | {kind: 'agent', id: string, tabs: number[], owned?: number[]}} Caller
+ *   | {kind: 'agent', id: string, tabs: number[], owned?: number[], signal?: AbortSignal}} Caller
  * @typedef {{frameId: string, parentId?: string, origin?: string}} FrameFact
  */
 
@@ -58,7 +58,7 @@ function originOf(url) {
 const opaque = (origin) => !origin || origin === 'null' || origin.endsWith('://');
 
 /** What a web page may ask once its origin is allowed. */
-const WEB_COMMANDS = new Set(['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs']);
+const WEB_COMMANDS = new Set(['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs', 'wait_for']);
 /** What any page may ask before the person answered: nothing of a page in them. */
 const OPEN_COMMANDS = new Set(['hello', 'ping']);
 
@@ -104,7 +104,7 @@ export function checkCommand(caller, req) {
   if (caller.kind !== 'web') throw new AxError('forbidden', 'unknown caller');
   const tabsChange = req.cmd === 'tabs' && (req.action ?? 'list') !== 'list';
   if (!WEB_COMMANDS.has(req.cmd) || tabsChange) {
-    throw new AxError('forbidden', `a web page may not use ${req.cmd}${tabsChange ? ` ${req.action}` : ''}: it may snapshot, act and resolve in its own tab`);
+    throw new AxError('forbidden', `a web page may not use ${req.cmd}${tabsChange ? ` ${req.action}` : ''}: it may snapshot, act, resolve and wait in its own tab`);
   }
   if (req.cmd === 'act' && req.ref === undefined) {
     // Keys and wheel events without a ref go wherever the focus or the pointer is, maybe another origin's frame.

@@ -11,7 +11,9 @@ import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTa
 import { readGrant, ask } from './grants.js';
 import { RateLimiter } from './rate.js';
 import { snapshot } from './snapshot.js';
-import { act } from './actions.js';
+import { act, present } from './actions.js';
+import { waitFor } from './wait.js';
+import { watch } from './settle.js';
 import { tabSession, forgetTab, coreReady } from './session.js';
 import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
@@ -103,9 +105,53 @@ const COMMANDS = {
     await readable(tabId);
     await attachTab(tabId, { allowDialog: req.action === 'dialog' });
     const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
-    // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
-    const result = await act(t, req.action, req.value, req);
-    return { action: req.action, ...(req.ref === undefined ? {} : { ref: req.ref }), ...result };
+    // Watching starts before the action, so nothing it causes is missed.
+    const watching = req.snapshot ? await watch(tabId) : null;
+    let result;
+    try {
+      // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
+      result = await act(t, req.action, req.value, req);
+    } catch (e) {
+      watching?.stop();
+      throw e;
+    }
+    const done = { action: req.action, ...(req.ref === undefined ? {} : { ref: req.ref }), ...result };
+    if (!watching) return done;
+    if (done.dialog) {
+      // A dialog holds the page: nothing settles until it is answered.
+      watching.stop();
+      return done;
+    }
+    const settled = await watching.settled();
+    try {
+      const snap = await snapshot(tabId, req.snapshot, { scope: refScope(caller), keep: framesFor(caller, tabId) });
+      return { ...done, settled, ...snap };
+    } catch (e) {
+      // The action was done: say so, and why there is no snapshot (the page closed its tab, …).
+      const { code, message } = toPayload(e);
+      return { ...done, settled, snapshotError: { code, message } };
+    }
+  },
+
+  wait_for: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    await readable(tabId);
+    // Its own ref table: polling must not move the caller's refs or the snapshot its next diff compares with.
+    const reader = { scope: `${refScope(caller)} wait`, keep: framesFor(caller, tabId) };
+    return waitFor(req, {
+      text: async () => (await snapshot(tabId, { maxChars: 0 }, reader)).text,
+      url: async () => (await getTab(tabId)).url || '',
+      gone: async (ref) => {
+        let t;
+        try {
+          t = await target(tabId, ref, caller);
+        } catch (e) {
+          if (e.code === 'stale_ref') return true;
+          throw e;
+        }
+        return !(await present(t));
+      },
+    }, 'signal' in caller ? caller.signal : undefined);
   },
 
   reset: async (req, caller) => {

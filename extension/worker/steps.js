@@ -16,7 +16,7 @@ export function stepLine(req, name) {
     case 'back': return 'back';
     case 'tabs': return ['tabs', req.action ?? 'list', req.tabId, req.url].filter((x) => x !== undefined).join(' ');
     case 'resolve': return `resolve ${req.ref}`;
-    case 'wait_for': return `wait for ${[req.text !== undefined && q(req.text), req.textGone !== undefined && `${q(req.textGone)} to go`, req.url !== undefined && `URL ${req.url}`].filter(Boolean).join(', ')}`;
+    case 'wait_for': return `wait for ${[req.text !== undefined && q(req.text), req.textGone !== undefined && `${q(req.textGone)} to go`, req.refGone !== undefined && `${req.refGone} to go`, req.url !== undefined && `URL ${req.url}`].filter(Boolean).join(', ')}`;
     default: return String(req.cmd);
   }
 }

@@ -123,8 +123,13 @@ test('an agent opens a page, snapshots it, fills and clicks by ref, and never se
   const snap = await agentA.ok('browser_snapshot');
   assert.match(snap, /^page "Agent sign-in" /);
   assert.match(snap, /textbox "Password" A\d+ secret=current-password filled/);
-  assert.equal(await agentA.ok('browser_act', { action: 'fill', ref: refOf(snap, 'textbox "Email"'), value: 'ada@example.com' }), `filled ${refOf(snap, 'textbox "Email"')}`);
-  assert.equal(await agentA.ok('browser_act', { action: 'click', ref: refOf(snap, 'button "Sign in"') }), `clicked ${refOf(snap, 'button "Sign in"')}`);
+  // An act answers with what it changed on the page, once the page settled.
+  const filled = await agentA.ok('browser_act', { action: 'fill', ref: refOf(snap, 'textbox "Email"'), value: 'ada@example.com' });
+  assert.equal(filled.split('\n')[0], `filled ${refOf(snap, 'textbox "Email"')}`);
+  assert.match(filled, /^~ +textbox "Email" A\d+ .*ada@example\.com$/m);
+  const clicked = await agentA.ok('browser_act', { action: 'click', ref: refOf(snap, 'button "Sign in"') });
+  assert.equal(clicked.split('\n')[0], `clicked ${refOf(snap, 'button "Sign in"')}`);
+  assert.match(clicked, /Signed in as ada@example\.com/);
   const page = await pageAt(server.url('/agent.html'));
   assert.equal(await page.textContent('#result'), 'Signed in as ada@example.com');
   assert.match(await agentA.ok('browser_snapshot', { mode: 'interactive' }), /textbox "Email" A\d+: ada@example\.com/);
@@ -303,7 +308,7 @@ test('the extension restarting fails calls in flight clearly, and the agent carr
   await until('the extension to come back', async () => (await status())?.agents?.length === 1);
   const snap = await agentA.ok('browser_snapshot');
   assert.match(snap, /^page "Agent sign-in"/);
-  assert.match(await agentA.ok('browser_act', { action: 'fill', ref: refOf(snap, 'textbox "Email"'), value: 'grace@example.com' }), /^filled A\d+$/);
+  assert.match(await agentA.ok('browser_act', { action: 'fill', ref: refOf(snap, 'textbox "Email"'), value: 'grace@example.com' }), /^filled A\d+\n/);
 });
 
 test('no tool result ever held the canary password', () => {

@@ -31,12 +31,14 @@ test('step lines say what an agent did in a few words, never what it typed', () 
   assert.equal(stepLine({ cmd: 'tabs', action: 'open', url: 'https://example.org/' }), 'tabs open https://example.org/');
   assert.equal(stepLine({ cmd: 'tabs' }), 'tabs list');
   assert.equal(stepLine({ cmd: 'wait_for', text: 'Saved', url: '/done' }), 'wait for "Saved", URL /done');
+  assert.equal(stepLine({ cmd: 'wait_for', refGone: 'A4' }), 'wait for A4 to go');
   assert.equal(stepLine(null), 'malformed request');
 });
 
 const pages = (...texts) => {
   let i = 0;
-  return { text: async () => texts[Math.min(i++, texts.length - 1)], url: async () => 'https://example.org/cart' };
+  let looks = 0;
+  return { text: async () => texts[Math.min(i++, texts.length - 1)], url: async () => 'https://example.org/cart', gone: async () => ++looks > 2 };
 };
 
 test('wait_for: done as soon as the page shows it, bounded when it never does', async () => {
@@ -44,6 +46,8 @@ test('wait_for: done as soon as the page shows it, bounded when it never does', 
   assert.ok((await waitFor({ textGone: 'Loading' }, pages(' Loading', ' Done'))).waitedMs >= 0);
   assert.ok((await waitFor({ url: '/cart' }, pages(''))).waitedMs < 100);
   await assert.rejects(waitFor({ text: 'never', timeout: 400 }, pages('page')), { code: 'timeout', message: /after 0\.4 s the text "never" has not appeared/ });
+  assert.ok((await waitFor({ refGone: 'A4' }, pages(''))).waitedMs >= 400, 'polled until the element went');
+  await assert.rejects(waitFor({ refGone: 'A4', url: '/elsewhere', timeout: 300 }, pages('')), { code: 'timeout', message: /the URL does not contain "\/elsewhere"/ });
   await assert.rejects(waitFor({}, pages('')), { code: 'bad_request' });
   const stop = new AbortController();
   setTimeout(() => stop.abort(new Error('went away')), 100);

@@ -141,6 +141,8 @@ pub struct WaitForParams {
     pub text: Option<String>,
     /// Wait until this text is gone
     pub text_gone: Option<String>,
+    /// Wait until this ref's element is gone (removed, hidden, or the page navigated)
+    pub ref_gone: Option<String>,
     /// Wait until the tab's URL contains this
     pub url: Option<String>,
     /// Give up after this many ms (default 10000, at most 60000)
@@ -156,6 +158,8 @@ pub struct Browser {
     current: Arc<Mutex<Option<u64>>>,
     /// False once the extension refused `options.diff` (a version without diff snapshots).
     diffs: Arc<AtomicBool>,
+    /// False once the extension refused `act`'s `snapshot` (a version that does not settle and look after acting).
+    act_snapshots: Arc<AtomicBool>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -242,6 +246,7 @@ impl Browser {
             bridge,
             current: Arc::new(Mutex::new(None)),
             diffs: Arc::new(AtomicBool::new(true)),
+            act_snapshots: Arc::new(AtomicBool::new(true)),
             tool_router: Self::tool_router(),
         }
     }
@@ -415,6 +420,16 @@ impl Browser {
         if let Some(t) = &p.text {
             req["text"] = json!(t);
         }
+        // One call, one step of the loop: the extension waits for the page to settle and answers with what changed.
+        if self.act_snapshots.load(Ordering::Relaxed) {
+            let mut with_snapshot = req.clone();
+            with_snapshot["snapshot"] = json!({"diff": self.diffs.load(Ordering::Relaxed)});
+            match self.call(with_snapshot, CALL_DEADLINE).await {
+                // Refused before acting (an extension without it): nothing was done yet.
+                Err(e) if e.code == "bad_request" && e.message.contains("snapshot") => self.act_snapshots.store(false, Ordering::Relaxed),
+                other => return other.map(|done| format_act(&done, p.value.as_ref())),
+            }
+        }
         let done = self.call(req, CALL_DEADLINE).await?;
         Ok(format_act(&done, p.value.as_ref()))
     }
@@ -443,7 +458,7 @@ impl Browser {
     #[tool(
         input_schema = lean_schema::<WaitForParams>(),
         
-        description = "Wait until text appears or disappears, or the URL contains a string (at most 60 s).",
+        description = "Wait until text appears or disappears, a ref's element goes, or the URL contains a string (at most 60 s).",
         annotations(read_only_hint = true)
     )]
     async fn browser_wait_for(&self, Parameters(p): Parameters<WaitForParams>) -> ToolResult {
@@ -451,13 +466,13 @@ impl Browser {
     }
 
     async fn wait_for(&self, p: WaitForParams) -> Result<String, CallError> {
-        if p.text.is_none() && p.text_gone.is_none() && p.url.is_none() {
-            return Err(CallError::new("bad_request", "wait_for needs text, textGone or url"));
+        if p.text.is_none() && p.text_gone.is_none() && p.ref_gone.is_none() && p.url.is_none() {
+            return Err(CallError::new("bad_request", "wait_for needs text, textGone, refGone or url"));
         }
         let t = self.tab(p.tab_id).await?;
         let timeout = p.timeout.unwrap_or(WAIT_TIMEOUT_MS).min(MAX_TIMEOUT_MS);
         let mut req = json!({"cmd": "wait_for", "tabId": t, "timeout": timeout});
-        for (k, v) in [("text", &p.text), ("textGone", &p.text_gone), ("url", &p.url)] {
+        for (k, v) in [("text", &p.text), ("textGone", &p.text_gone), ("refGone", &p.ref_gone), ("url", &p.url)] {
             if let Some(v) = v {
                 req[k] = json!(v);
             }
@@ -558,11 +573,15 @@ pub fn format_act(done: &Value, value: Option<&ActValue>) -> String {
             line.push_str(&format!("\na {kind} dialog opened: {}; answer it with the dialog action", quote(&message)));
         }
     }
-    for key in ["diff", "text"] {
-        if let Some(extra) = done[key].as_str().filter(|s| !s.is_empty()) {
-            line.push('\n');
-            line.push_str(extra);
-        }
+    if done["settled"]["quiet"] == json!(false) {
+        line.push_str(" (the page was still changing after 5 s)");
+    }
+    if let Some(e) = done["snapshotError"].as_object() {
+        line.push_str(&format!("\nno snapshot after it: {}: {}", e["code"].as_str().unwrap_or(""), e["message"].as_str().unwrap_or("")));
+    }
+    if let Some(extra) = done["text"].as_str().filter(|s| !s.is_empty()) {
+        line.push('\n');
+        line.push_str(extra);
     }
     line
 }
@@ -590,7 +609,11 @@ mod tests {
             f(json!({"action": "click", "ref": "A4", "dialog": {"type": "confirm", "message": "Delete?"}}), None),
             "clicked A4\na confirm dialog opened: \"Delete?\"; answer it with the dialog action"
         );
-        assert_eq!(f(json!({"action": "click", "ref": "A1", "diff": "+ dialog \"Saved\""}), None), "clicked A1\n+ dialog \"Saved\"");
+        assert_eq!(f(json!({"action": "click", "ref": "A1", "diff": {"full": false}, "text": "1 added\n+ dialog \"Saved\""}), None), "clicked A1\n1 added\n+ dialog \"Saved\"");
+        assert_eq!(
+            f(json!({"action": "click", "ref": "A1", "settled": {"quiet": false}, "snapshotError": {"code": "no_tab", "message": "closed"}}), None),
+            "clicked A1 (the page was still changing after 5 s)\nno snapshot after it: no_tab: closed"
+        );
     }
 
     #[test]
@@ -636,7 +659,7 @@ mod tests {
         for name in ["mode", "maxChars", "root"] {
             assert!(options.get(name).is_some(), "the protocol has no snapshot option {name}");
         }
-        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back"] {
+        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back", "wait_for"] {
             assert!(defs.get(format!("{cmd}Request")).is_some(), "the protocol has no command {cmd}");
         }
         let tabs = &defs["tabsRequest"]["properties"]["action"]["enum"];

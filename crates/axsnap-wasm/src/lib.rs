@@ -112,10 +112,10 @@ impl Snapshotter {
             .map_err(|e| js_error("internal", &e.to_string()))
     }
 
-    /// Forget every ref (the tab navigated to a new document).
+    /// Forget every ref (the tab navigated to a new document). The previous
+    /// snapshot stays: the next diff says the document is new.
     pub fn reset(&mut self) {
         self.refs.reset();
-        self.previous = Previous::default();
     }
 
     /// Forget one frame's refs (that frame navigated or went away).

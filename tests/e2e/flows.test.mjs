@@ -1,0 +1,46 @@
+// Every step of the scripted flows (tests/flows.mjs) on the hand-written
+// apps, in real Chromium with the real extension: each act settles and
+// answers with a diff, and no diff hides a change: every line the full
+// snapshot gained or lost after the step is in the diff.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withExtension, refOf } from '../harness.mjs';
+import { FLOWS, axsnapNeedle, hiddenChanges } from '../flows.mjs';
+
+const ctx = withExtension();
+const FULL = { full: true };
+/** Steps of a flow on a page of thousands of nodes that npm test replays; AXSNAP_FLOWS=all replays every one. */
+const BIG_PAGE_STEPS = process.env.AXSNAP_FLOWS === 'all' ? Infinity : 3;
+
+for (const flow of FLOWS) {
+  const steps = flow.big ? flow.steps.slice(0, BIG_PAGE_STEPS) : flow.steps;
+  test(`flow ${flow.name}: ${steps.length} steps, each diff says every change`, { timeout: 300000 }, async () => {
+    const page = await ctx.b.ctx.newPage();
+    await page.goto(ctx.server.url(flow.page), { waitUntil: 'load' });
+    await page.bringToFront();
+    const tabId = await ctx.b.tabId(page);
+    let before = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
+    assert.equal(before.ok, true, JSON.stringify(before.error));
+    let diffs = 0;
+    for (const [i, step] of steps.entries()) {
+      const what = `step ${i + 1} (${step.do} ${step.name ?? step.value})`;
+      const ref = step.role ? refOf(before.text, axsnapNeedle(step)) : undefined;
+      const value = step.do === 'click' || step.do === 'check' ? undefined : step.value;
+      const done = await ctx.b.call({ cmd: 'act', tabId, action: step.do, ref, value, snapshot: { ...FULL, diff: true } });
+      assert.equal(done.ok, true, `${what}: ${JSON.stringify(done.error)}`);
+      assert.ok(done.diff, what);
+      const after = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
+      assert.equal(after.ok, true, JSON.stringify(after.error));
+      if (done.diff.full) {
+        assert.equal(done.text, after.text, `${what}: the whole page (${done.diff.reason}) is the page`);
+      } else {
+        diffs++;
+        assert.deepEqual(hiddenChanges(before.text, after.text, done.text), [], `${what}: the diff\n${done.text}`);
+      }
+      before = after;
+    }
+    // On a small page a change is often more than half of it: then the whole page is the answer.
+    assert.ok(diffs >= 1, 'some steps answer with a diff');
+    await page.close();
+  });
+}
