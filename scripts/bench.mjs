@@ -5,6 +5,7 @@
 // characters; checks axsnap's completeness; times axsnap's stages.
 //
 //   npm run bench [-- --quick] [--pages name,name] [--no-peers] [--out DIR]
+//   npm run bench -- --flows [--flow name,name] [--no-peers]   the agent loops instead (bench-flows.mjs)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,8 @@ import { setup } from './setup.mjs';
 import { build, wasmSize } from './build.mjs';
 import { ROOT, output } from './lib.mjs';
 import { corpusDir, textForAssistiveTechnology, textRecall, summarize, describeWorst, TEXT_RECALL_MIN, TEXT_RECALL_PAGE_MIN } from './fidelity.mjs';
+
+if (process.argv.includes('--flows')) await import('./bench-flows.mjs'); // it exits when done
 
 const BUDGET = 12000;
 const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];
@@ -42,7 +45,7 @@ if (args.unseen) execFileSync(process.execPath, [join(ROOT, 'scripts/unseen-page
 build({ quiet: true });
 const { get_encoding: getEncoding } = await import('tiktoken');
 const { serve } = await import('../tests/server.mjs');
-const { EXTENSION_ID, launchWithCdp } = await import('../tests/harness.mjs');
+const { EXTENSION_ID, launchWithCdp, devtoolsMcp } = await import('../tests/harness.mjs');
 
 const enc = getEncoding('o200k_base');
 const tokens = (s) => enc.encode(s).length;
@@ -86,17 +89,7 @@ async function freshTab() {
 const peers = { cdtmcp: null, cdtmcpPage: null, cdtmcpError: null, ab: { failures: 0, error: null } };
 if (args.peers) {
   try {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--browserUrl', `http://127.0.0.1:${port}`,
-        '--no-usage-statistics', '--no-performance-crux'],
-      stderr: 'ignore',
-    });
-    const client = new Client({ name: 'axsnap-bench', version: '1' });
-    await client.connect(transport);
-    peers.cdtmcp = client;
+    peers.cdtmcp = await devtoolsMcp(port, 'axsnap-bench');
   } catch (e) {
     peers.cdtmcpError = `chrome-devtools-mcp did not start: ${e.message}`;
   }

@@ -88,6 +88,25 @@ export async function launchWithCdp(port) {
 }
 
 /**
+ * chrome-devtools-mcp, a peer in the benchmarks, as an MCP client driving
+ * the Chromium that listens for CDP on `port` (launchWithCdp).
+ * @param {number} port
+ * @param {string} name  the client's name
+ */
+export async function devtoolsMcp(port, name) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name, version: '1' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--browserUrl', `http://127.0.0.1:${port}`,
+      '--no-usage-statistics', '--no-performance-crux'],
+    stderr: 'ignore',
+  }));
+  return client;
+}
+
+/**
  * One Chromium with the extension and the fixture server for a whole test
  * file: started before its first test, closed after its last.
  * @param {Parameters<typeof launch>[0] & {allow?: string[]}} [options]  allow: hosts whose

@@ -1,0 +1,288 @@
+// The agent-loop benchmark: the scripted flows of tests/flows.mjs on the
+// hand-written apps of tests/fixtures/flows/ (JavaScript on, 127.0.0.1),
+// each tool running each flow in a fresh tab of one Chromium. Per step:
+// o200k_base tokens of what the agent reads after the action, and the time
+// from sending the action to having it. Tools:
+//   axsnap full       act, then snapshot {full: true}
+//   axsnap diff       act with snapshot {diff: true, full: true} (one call; waits for the page to settle)
+//   chrome-devtools-mcp  its action tool with includeSnapshot (scroll: evaluate_script + take_snapshot)
+//   Playwright        the action through playwright-core, then ariaSnapshot {mode: 'ai'}
+//   agent-browser     the action, then `snapshot`; and `diff snapshot` (its diff) before it
+//
+//   npm run bench -- --flows [--flow name,name] [--no-peers] [--no-build: use the extension as built]
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { setup } from './setup.mjs';
+import { build } from './build.mjs';
+import { ROOT, output } from './lib.mjs';
+
+const argv = process.argv.slice(2).filter((a) => a !== '--flows');
+const only = argv.includes('--flow') ? argv[argv.indexOf('--flow') + 1].split(',') : null;
+const peersOn = !argv.includes('--no-peers');
+
+if (!argv.includes('--no-build')) {
+  setup();
+  build({ quiet: true });
+}
+const { get_encoding: getEncoding } = await import('tiktoken');
+const { serve } = await import('../tests/server.mjs');
+const { EXTENSION_ID, launchWithCdp, refOf, devtoolsMcp } = await import('../tests/harness.mjs');
+const { FLOWS, axsnapNeedle } = await import('../tests/flows.mjs');
+
+const enc = getEncoding('o200k_base');
+const tokens = (s) => enc.encode(s).length;
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length ? (s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN; };
+const sum = (a) => a.reduce((x, y) => x + y, 0);
+const now = () => performance.now();
+
+const server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+const port = 9400 + Math.floor(Math.random() * 500);
+const chromium = await launchWithCdp(port);
+const { browser } = chromium;
+const ctx = browser.contexts()[0];
+const panel = await ctx.newPage();
+await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
+const call = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
+
+/** A fresh tab on the flow's page, found by the extension by a marker in its URL. */
+async function open(flow) {
+  const page = await ctx.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const url = `${server.url(flow.page)}?run=${Date.now()}`;
+  await page.goto(url, { waitUntil: 'load' });
+  await page.bringToFront();
+  const tabId = await panel.evaluate(async (u) => (await chrome.tabs.query({})).find((t) => t.url === u)?.id, url);
+  return { page, url, tabId };
+}
+
+const valueOf = (s) => (s.do === 'click' || s.do === 'check' ? undefined : s.value);
+
+// --- axsnap
+async function axsnap(flow, diff) {
+  const { page, tabId } = await open(flow);
+  const look = async () => {
+    const res = await call({ cmd: 'snapshot', tabId, options: { full: true } });
+    if (!res.ok) throw new Error(`snapshot: ${res.error.code} ${res.error.message}`);
+    return res;
+  };
+  let view = await look();
+  const steps = [];
+  for (const s of flow.steps) {
+    const ref = s.role ? refOf(view.text, axsnapNeedle(s)) : undefined;
+    const req = { cmd: 'act', tabId, action: s.do, ref, value: valueOf(s) };
+    const t0 = now();
+    if (diff) {
+      const res = await call({ ...req, snapshot: { diff: true, full: true } });
+      if (!res.ok) throw new Error(`${s.do} ${s.name}: ${res.error.code} ${res.error.message}`);
+      steps.push({ tokens: tokens(res.text), ms: now() - t0, full: res.diff.full, settleMs: res.settled.ms, nodes: res.stats.nodesIn });
+      // The refs of the page now, for the next step (not timed; the next diff compares with it, the same page).
+      view = await look();
+    } else {
+      const res = await call(req);
+      if (!res.ok) throw new Error(`${s.do} ${s.name}: ${res.error.code} ${res.error.message}`);
+      view = await look();
+      steps.push({ tokens: tokens(view.text), ms: now() - t0, nodes: view.stats.nodesIn, fetchMs: view.stats.timings.fetchMs, serializeMs: view.stats.timings.serializeMs });
+    }
+  }
+  await page.close();
+  return steps;
+}
+
+// --- Playwright: the action, then the AI snapshot Playwright MCP returns after it
+async function playwright(flow) {
+  const { page } = await open(flow);
+  await page.ariaSnapshot({ mode: 'ai' });
+  const steps = [];
+  for (const s of flow.steps) {
+    const t0 = now();
+    const el = s.role ? page.getByRole(/** @type {any} */ (s.role), { name: s.name, exact: true }).first() : null;
+    if (s.do === 'click') await el.click();
+    else if (s.do === 'fill') await el.fill(String(s.value));
+    else if (s.do === 'select') await el.selectOption({ label: String(s.value) });
+    else if (s.do === 'check') await el.check();
+    else if (s.do === 'scroll') await page.mouse.wheel(0, Number(s.value));
+    const text = await page.ariaSnapshot({ mode: 'ai' });
+    steps.push({ tokens: tokens(text), ms: now() - t0 });
+  }
+  await page.close();
+  return steps;
+}
+
+// --- chrome-devtools-mcp
+let cdt = null;
+async function cdtClient() {
+  cdt ??= await devtoolsMcp(port, 'axsnap-bench-flows');
+  return cdt;
+}
+const textOf = (r) => (r.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+async function cdtmcp(flow) {
+  const c = await cdtClient();
+  const { page, url } = await open(flow);
+  const tool = async (name, args) => {
+    const r = await c.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`${name}: ${textOf(r).slice(0, 200)}`);
+    return textOf(r);
+  };
+  const list = await tool('list_pages', {});
+  const line = list.split('\n').find((l) => l.includes(url));
+  if (!line) throw new Error('our tab is not among its pages');
+  const pageId = Number(line.match(/^(\d+):/)[1]);
+  await tool('select_page', { pageId });
+  let view = await tool('take_snapshot', { pageId });
+  const uid = (s) => {
+    const re = new RegExp(`uid=(\\S+) ${s.role} "${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`);
+    const m = view.match(re);
+    if (!m) throw new Error(`no ${s.role} "${s.name}" in its snapshot`);
+    return m[1];
+  };
+  const steps = [];
+  for (const s of flow.steps) {
+    const t0 = now();
+    let text;
+    if (s.do === 'scroll') {
+      await tool('evaluate_script', { pageId, function: `() => { window.scrollBy(0, ${Number(s.value)}); }` });
+      text = await tool('take_snapshot', { pageId });
+    } else if (s.do === 'fill' || s.do === 'select') {
+      text = await tool('fill', { pageId, uid: uid(s), value: String(s.value), includeSnapshot: true });
+    } else {
+      text = await tool('click', { pageId, uid: uid(s), includeSnapshot: true });
+    }
+    steps.push({ tokens: tokens(text), ms: now() - t0 });
+    view = text;
+  }
+  await page.close();
+  return steps;
+}
+
+// --- agent-browser
+const exec = promisify(execFile);
+const session = `axsnap-bench-flows-${process.pid}`;
+const ab = async (...args) => (await exec(join(ROOT, 'node_modules/.bin/agent-browser'), ['--session', session, '--cdp', String(port), ...args],
+  { timeout: 60000, maxBuffer: 64 << 20 })).stdout;
+async function agentBrowser(flow) {
+  const { page, url } = await open(flow);
+  const list = await ab('tab', 'list');
+  const line = list.split('\n').find((l) => l.includes(url));
+  const id = line && (line.match(/\[(\w+)\]/) || [])[1];
+  if (!id) throw new Error('our tab is not among its tabs');
+  await ab('tab', id);
+  let view = await ab('snapshot');
+  const ref = (s) => {
+    const m = view.split('\n').find((l) => l.includes(`${s.role} "${s.name}"`))?.match(/[[ ]ref=(\w+)\]/);
+    if (!m) throw new Error(`no ${s.role} "${s.name}" in its snapshot`);
+    return `@${m[1]}`;
+  };
+  const steps = [];
+  for (const s of flow.steps) {
+    const t0 = now();
+    if (s.do === 'scroll') await ab('scroll', Number(s.value) < 0 ? 'up' : 'down', String(Math.abs(Number(s.value))));
+    else if (s.do === 'fill') await ab('fill', ref(s), String(s.value));
+    else if (s.do === 'select') await ab('select', ref(s), String(s.value));
+    else await ab(s.do, ref(s));
+    const acted = now() - t0;
+    const t1 = now();
+    const diff = await ab('diff', 'snapshot');
+    const diffMs = now() - t1;
+    const t2 = now();
+    view = await ab('snapshot');
+    steps.push({ tokens: tokens(view), ms: acted + (now() - t2), diffTokens: tokens(diff), diffMs: acted + diffMs });
+  }
+  await page.close();
+  return steps;
+}
+
+// --- the run
+const TOOLS = [
+  ['axsnap full', (f) => axsnap(f, false)],
+  ['axsnap diff', (f) => axsnap(f, true)],
+  ...(peersOn ? [['chrome-devtools-mcp', cdtmcp], ['Playwright ai', playwright], ['agent-browser', agentBrowser]] : []),
+];
+const flows = FLOWS.filter((f) => !only || only.includes(f.name));
+/** flow → tool → steps */
+const results = {};
+const failures = [];
+for (const flow of flows) {
+  results[flow.name] = {};
+  for (const [name, runFlow] of TOOLS) {
+    try {
+      results[flow.name][name] = await runFlow(flow);
+    } catch (e) {
+      failures.push(`${flow.name}, ${name}: ${String(e.message).split('\n')[0]}`);
+    }
+  }
+  const r = results[flow.name];
+  const line = Object.entries(r).map(([n, st]) => `${n} ${sum(st.map((x) => x.tokens))} tok ${median(st.map((x) => x.ms)).toFixed(0)} ms`).join(' | ');
+  console.log(`${flow.name.padEnd(11)} ${line}`);
+}
+if (cdt) await cdt.close().catch(() => {});
+if (peersOn) await ab('close').catch(() => {});
+await chromium.close();
+await server.close();
+
+// --- the report
+const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const columns = [
+  ['axsnap full', (st) => st, 'axsnap full (act + snapshot)'],
+  ['axsnap diff', (st) => st, 'axsnap diff (act with snapshot)'],
+  ['chrome-devtools-mcp', (st) => st, 'chrome-devtools-mcp (action + snapshot)'],
+  ['Playwright ai', (st) => st, 'Playwright ariaSnapshot ai after the action'],
+  ['agent-browser', (st) => st, 'agent-browser (action + snapshot)'],
+  ['agent-browser', (st) => st.map((x) => ({ tokens: x.diffTokens, ms: x.diffMs })), 'agent-browser (action + diff snapshot)'],
+];
+const rows = [];
+for (const flow of flows) {
+  const r = results[flow.name];
+  const nodes = Math.max(0, ...(r['axsnap full'] || []).map((x) => x.nodes || 0));
+  for (const [key, pick, label] of columns) {
+    if (!r[key]) continue;
+    const st = pick(r[key]);
+    rows.push({ flow: flow.name, steps: st.length, nodes, label, tokens: sum(st.map((x) => x.tokens)), ms: median(st.map((x) => x.ms)) });
+  }
+}
+const by = (flow, label) => rows.find((x) => x.flow === flow && x.label === label);
+const perFlow = ['| flow | steps | AX nodes (max) | tool | tokens, whole flow | / axsnap full | median ms per step |', '|---|---|---|---|---|---|---|',
+  ...rows.map((x) => `| ${x.flow} | ${x.steps} | ${x.nodes} | ${x.label} | ${x.tokens} | ${fmt(x.tokens / by(x.flow, columns[0][2])?.tokens, 3)} | ${fmt(x.ms)} |`)].join('\n');
+const overall = columns.map(([, , label]) => {
+  const mine = flows.map((f) => by(f.name, label)).filter(Boolean);
+  const ratios = mine.map((x) => x.tokens / by(x.flow, columns[0][2])?.tokens).filter(Number.isFinite);
+  return { label, flows: mine.length, tokens: sum(mine.map((x) => x.tokens)), ratio: median(ratios), ms: median(mine.map((x) => x.ms)) };
+}).filter((o) => o.flows);
+const overallTable = ['| tool | flows | tokens, all flows | median over flows of tokens / axsnap full | median over flows of median ms per step |', '|---|---|---|---|---|',
+  ...overall.map((o) => `| ${o.label} | ${o.flows} | ${o.tokens} | ${fmt(o.ratio, 3)} | ${fmt(o.ms)} |`)].join('\n');
+const diffRow = overall.find((o) => o.label === columns[1][2]);
+const peers = overall.filter((o) => !o.label.startsWith('axsnap'));
+const mark = (ok) => (ok ? 'met' : '**not met**');
+const diffSteps = flows.flatMap((f) => results[f.name]['axsnap diff'] || []);
+const fullSteps = flows.flatMap((f) => results[f.name]['axsnap full'] || []);
+const bigFull = fullSteps.filter((x) => x.nodes > 5000);
+const targets = ['| target | measured | |', '|---|---|---|',
+  `| tokens with diffs ≤ 0.25 of full snapshots (median over flows) | ${fmt(diffRow?.ratio, 3)} | ${mark(diffRow?.ratio <= 0.25)} |`,
+  `| tokens with diffs below every peer's (all flows) | ${diffRow?.tokens} vs ${peers.map((p) => `${p.label} ${p.tokens}`).join(', ')} | ${mark(peers.length > 0 && peers.every((p) => diffRow?.tokens < p.tokens))} |`,
+  `| act-with-diff faster than every peer's act-then-snapshot (median ms per step) | ${fmt(diffRow?.ms)} vs ${peers.map((p) => `${p.label} ${fmt(p.ms)}`).join(', ')} | ${mark(peers.length > 0 && peers.every((p) => diffRow?.ms < p.ms))} |`,
+  '| incremental snapshot ≤ 0.3 of a full one on pages above 5,000 nodes | not built: every snapshot fetches the whole tree (see below) | **not met** |',
+].join('\n');
+const speed = [
+  `- axsnap diff steps answered with the whole page instead: ${diffSteps.filter((x) => x.full).length} of ${diffSteps.length} (a new document, or a change larger than half the page)`,
+  `- settling (from the action to the page settled, inside the act-with-diff time): median ${fmt(median(diffSteps.map((x) => x.settleMs)))} ms`,
+  `- full snapshots on pages above 5,000 AX nodes (${bigFull.length} steps): median CDP fetch ${fmt(median(bigFull.map((x) => x.fetchMs)), 1)} ms, Wasm serialize ${fmt(median(bigFull.map((x) => x.serializeMs)), 1)} ms, ${fmt(median(bigFull.map((x) => x.nodes / x.serializeMs)), 0)} AX nodes/ms`,
+].join('\n');
+const machine = `${output('uname', ['-srm']) || 'unknown'}, ${(await import('node:os')).cpus().length} cores, load ${(await import('node:os')).loadavg()[0].toFixed(1)}`;
+const report = `### ${new Date().toISOString().slice(0, 10)} · ${browser.version()} · ${machine}\n\n` +
+  `Per flow (tokens: o200k_base of what the agent reads after each action, summed over the flow; ms: from sending the action to having that text):\n\n${perFlow}\n\n` +
+  `Overall:\n\n${overallTable}\n\n${targets}\n\n${speed}\n` + (failures.length ? `- failures: ${failures.join('; ')}\n` : '');
+console.log(`\n${report}`);
+const outDir = join(ROOT, 'bench/out');
+mkdirSync(outDir, { recursive: true });
+writeFileSync(join(outDir, 'flows.json'), JSON.stringify(results, null, 1));
+if (!only) {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const begin = '<!-- flows:begin -->', end = '<!-- flows:end -->';
+  let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  if (!doc.includes(begin)) doc += `\n## Agent loops: \`npm run bench -- --flows\`\n\n${begin}\n${end}\n`;
+  doc = doc.replace(new RegExp(`${begin}[\\s\\S]*${end}`), `${begin}\n${report}\n${end}`);
+  writeFileSync(file, doc);
+  console.log('BENCHMARKS.md updated');
+}
+process.exit(0);
