@@ -64,7 +64,7 @@ export type ErrorCode =
   | "cdp_error"
   /** a script in the page failed while acting */
   | "page_error"
-  /** a wait ran out of time: a debugger call past its deadline (nothing more was done: try again), wait_for, or an answer over the desktop-agents bridge */
+  /** a wait ran out of time: a debugger call past its deadline (nothing more was done: try again), wait_for, an answer over the desktop-agents bridge, or a request of the client package (packages/client) */
   | "timeout"
   /** the page does not answer at all (a script that never yields, or a dialog in a tab sharing its process); nothing more was done */
   | "page_busy"
@@ -74,7 +74,7 @@ export type ErrorCode =
   | "no_dialog"
   /** desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel */
   | "no_extension"
-  /** desktop agents (axsnap-mcp): the extension went away while the call ran (turned off, restarted); it may or may not have been done */
+  /** the extension went away while the call ran (turned off, reloaded; for desktop agents, axsnap-mcp lost it); it may or may not have been done */
   | "disconnected"
   /** a bug in axsnap: please report it */
   | "internal";
@@ -692,3 +692,19 @@ export interface Failure {
 
 /** What a request of command C is answered with. */
 export type Answer<C extends Command = Command> = ({ ok: true; id?: RequestId } & Commands[C]['result']) | Failure;
+
+/** the person denied or revoked this site: the port closes right after */
+export interface ClosedEvent {
+  ok: false;
+  event: "closed";
+  /** why: `revoked` or `denied` */
+  error: { code: ErrorCode; message: string };
+}
+/** the port to the extension dropped (the extension was reloaded or updated); requests in flight get no answer */
+export interface DisconnectedEvent {
+  ok: false;
+  event: "disconnected";
+}
+
+/** What a long-lived port pushes without a request (never with an `id`). */
+export type PortEvent = ClosedEvent | DisconnectedEvent;

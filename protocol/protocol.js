@@ -44,12 +44,12 @@ export const ERRORS = {
   bad_input: 'the core could not read the accessibility tree',
   cdp_error: 'Chrome refused a debugger command',
   page_error: 'a script in the page failed while acting',
-  timeout: 'a wait ran out of time: a debugger call past its deadline (nothing more was done: try again), `wait_for`, or an answer over the desktop-agents bridge',
+  timeout: 'a wait ran out of time: a debugger call past its deadline (nothing more was done: try again), `wait_for`, an answer over the desktop-agents bridge, or a request of the client package (`packages/client`)',
   page_busy: 'the page does not answer at all (a script that never yields, or a dialog in a tab sharing its process); nothing more was done',
   dialog_open: 'a JavaScript dialog is open on the tab (`error.dialog` has its `type` and `message`): answer it with the `dialog` action',
   no_dialog: 'there is no dialog to answer on this tab',
   no_extension: 'desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel',
-  disconnected: 'desktop agents (axsnap-mcp): the extension went away while the call ran (turned off, restarted); it may or may not have been done',
+  disconnected: 'the extension went away while the call ran (turned off, reloaded; for desktop agents, axsnap-mcp lost it); it may or may not have been done',
   internal: 'a bug in axsnap: please report it',
 };
 
@@ -285,6 +285,25 @@ function actionCases() {
     fields: { ...(a.value ? { value: a.value } : {}), ...a.fields },
   }]));
 }
+
+/**
+ * What a long-lived port (a localhost page's `chrome.runtime.connect`, or the
+ * bridge's) pushes without being asked: `{ok, event, ...fields}`, never with
+ * an `id`. `ok: false` events end something.
+ * @type {Record<string, {ok: boolean, fields: Record<string, Fragment>, description: string}>}
+ */
+export const EVENTS = {
+  closed: {
+    ok: false,
+    fields: { error: { type: 'object', ts: '{ code: ErrorCode; message: string }', description: 'why: `revoked` or `denied`' } },
+    description: 'the person denied or revoked this site: the port closes right after',
+  },
+  disconnected: {
+    ok: false,
+    fields: {},
+    description: 'the port to the extension dropped (the extension was reloaded or updated); requests in flight get no answer',
+  },
+};
 
 /** Fields every request may carry besides its command's. */
 export const COMMON_FIELDS = {

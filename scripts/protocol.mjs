@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib.mjs';
-import { ACTIONS, COMMANDS, COMMON_FIELDS, ERRORS, OPTIONS, PROTOCOL_VERSION } from '../protocol/protocol.js';
+import { ACTIONS, COMMANDS, COMMON_FIELDS, ERRORS, EVENTS, OPTIONS, PROTOCOL_VERSION } from '../protocol/protocol.js';
 import { protocolSchema } from '../protocol/schema.js';
 
 const pascal = (s) => s[0].toUpperCase() + s.slice(1);
@@ -104,6 +104,10 @@ export interface Failure {
 
 /** What a request of command C is answered with. */
 export type Answer<C extends Command = Command> = ({ ok: true; id?: RequestId } & Commands[C]['result']) | Failure;
+
+${Object.entries(EVENTS).map(([name, e]) => `${doc(e.description, '')}export interface ${pascal(name)}Event ${tsObject({ ok: { const: e.ok }, event: { const: name }, ...e.fields }, ['ok', 'event', ...Object.keys(e.fields)], '')}\n`).join('')}
+/** What a long-lived port pushes without a request (never with an \`id\`). */
+export type PortEvent = ${Object.keys(EVENTS).map((n) => `${pascal(n)}Event`).join(' | ')};
 `;
 }
 

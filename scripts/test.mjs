@@ -4,6 +4,7 @@
 // real Chromium. Installs what is missing first. Exits non-zero on any failure.
 import { setup } from './setup.mjs';
 import { build } from './build.mjs';
+import { buildClient } from './client.mjs';
 import { run, step } from './lib.mjs';
 
 const started = Date.now();
@@ -16,6 +17,7 @@ const stages = [
   })],
   ['build the MCP server for the end-to-end tests: cargo build -p axsnap-mcp', () => run('cargo', ['build', '-p', 'axsnap-mcp', '--quiet'])],
   ['type-check the extension', () => run('npx', ['--no-install', 'tsc', '-p', 'jsconfig.json'])],
+  ['build and type-check the client package', () => buildClient()],
   ['JavaScript tests: unit, and end to end with the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
 ];
 

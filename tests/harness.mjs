@@ -2,7 +2,7 @@
 // playwright-core. Requests go to the extension through its message
 // protocol, sent from one of its own pages, as the side panel sends them.
 import { chromium } from 'playwright-core';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, after } from 'node:test';
@@ -18,13 +18,32 @@ export const FLAGS = [
 ];
 
 /**
+ * A copy of the extension whose manifest grants host access to `origins` up
+ * front. chrome.permissions.request (which the panel calls in the person's
+ * click) shows a browser prompt no headless test can answer, and answers at
+ * once, granted, when the access is there already; everything else is the
+ * extension as shipped.
+ * @param {string[]} origins  match patterns, e.g. ['http://*.test/*']
+ * @returns {Promise<{dir: string, remove: () => Promise<void>}>}
+ */
+export async function extensionWithHostAccess(origins) {
+  const dir = await mkdtemp(join(tmpdir(), 'axsnap-ext-'));
+  for (const d of ['extension', 'protocol']) await cp(join(ROOT, d), join(dir, d), { recursive: true });
+  const manifest = JSON.parse(await readFile(join(ROOT, 'manifest.json'), 'utf8'));
+  manifest.host_permissions = origins;
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
  * @param {{headless?: boolean, javaScript?: boolean, viewport?: {width:number,height:number},
- *   extensionDir?: string, args?: string[]}} [o]  extensionDir: load the extension from there
- *   (an unpacked package) instead of the repository; args: more Chromium flags
+ *   extensionDir?: string, args?: string[], profile?: string}} [o]  extensionDir: load the extension from there
+ *   (an unpacked package, or extensionWithHostAccess's copy) instead of the repository; args: more Chromium
+ *   flags; profile: a user data directory to use and keep (a browser restart reuses it), else a fresh one
  */
 export async function launch(o = {}) {
   const ext = o.extensionDir ?? ROOT;
-  const dir = await mkdtemp(join(tmpdir(), 'axsnap-chromium-'));
+  const dir = o.profile ?? await mkdtemp(join(tmpdir(), 'axsnap-chromium-'));
   const ctx = await chromium.launchPersistentContext(dir, {
     headless: o.headless ?? true,
     executablePath: CHROMIUM,
@@ -52,7 +71,7 @@ export async function launch(o = {}) {
   }, [origin, kind]);
   const close = async () => {
     await ctx.close().catch(() => {});
-    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    if (!o.profile) await rm(dir, { recursive: true, force: true }).catch(() => {});
   };
   return { ctx, worker, panel, call, tabId, allowSite, close };
 }

@@ -9,9 +9,10 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '
 
 /**
  * @param {Record<string, string>} roots  URL prefix → directory, e.g. {'/': fixtures, '/corpus/': pages}
+ * @param {number} [listen]  the port (0: any free one)
  * @returns {Promise<{port:number, url:(p:string, host?:string)=>string, close:()=>Promise<void>}>}
  */
-export async function serve(roots) {
+export async function serve(roots, listen = 0) {
   const prefixes = Object.keys(roots).sort((a, b) => b.length - a.length);
   let port = 0;
   const server = createServer(async (req, res) => {
@@ -37,7 +38,7 @@ export async function serve(roots) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(listen, '127.0.0.1', resolve));
   port = /** @type {any} */ (server.address()).port;
   return {
     port,

@@ -4,59 +4,32 @@
 // to 127.0.0.1) through the bridge content script the panel gives them.
 //
 // The extension is loaded from a copy whose manifest grants host access to
-// *.test up front: chrome.permissions.request (which the panel calls in the
-// click) shows a browser prompt no headless test can answer, and answers at
-// once, granted, when the access is there already. Everything else is the
-// extension as shipped.
+// *.test up front (harness.mjs, extensionWithHostAccess).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, webCall, refOf, ROOT, EXTENSION_ID } from '../harness.mjs';
+import { launch, webCall, refOf, extensionWithHostAccess, ROOT, EXTENSION_ID } from '../harness.mjs';
 import { serve } from '../server.mjs';
+import { openPanel as panelIn, answerPrompt, openSites } from '../consent.mjs';
 
 let b;
 let server;
-let dir;
+let ext;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'axsnap-ext-'));
-  for (const d of ['extension', 'protocol']) await cp(join(ROOT, d), join(dir, d), { recursive: true });
-  const manifest = JSON.parse(await readFile(join(ROOT, 'manifest.json'), 'utf8'));
-  manifest.host_permissions = ['http://*.test/*'];
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  ext = await extensionWithHostAccess(['http://*.test/*']);
   server = await serve({ '/': join(ROOT, 'tests/fixtures') });
-  b = await launch({ extensionDir: dir, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
+  b = await launch({ extensionDir: ext.dir, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
 });
 
 after(async () => {
   await b?.close();
   await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  await ext?.remove();
 });
 
 const originOf = (page) => new URL(page.url()).origin;
-
-/** The panel as a page, working in `tabId`. */
-async function openPanel(tabId) {
-  const panel = await b.ctx.newPage();
-  await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html?tab=${tabId}`);
-  await panel.waitForSelector('body[data-ready="true"]');
-  return panel;
-}
-
-/** Clicks one of a prompt's buttons, found as assistive technology finds them. */
-async function answerPrompt(panel, origin, name) {
-  const group = panel.getByRole('group', { name: `${origin} asks for access` });
-  await group.getByRole('button', { name, exact: true }).click();
-  await group.waitFor({ state: 'detached' });
-}
-
-async function openSites(panel) {
-  const details = panel.locator('#site-details');
-  if (!(await details.getAttribute('open') !== null)) await panel.getByText('Sites', { exact: true }).click();
-}
+const openPanel = (tabId) => panelIn(b, tabId);
 
 async function siteAccess(origin) {
   return b.panel.evaluate(async (o) => (await import('/extension/worker/grants.js')).readGrant(o), origin);
