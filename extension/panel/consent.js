@@ -73,7 +73,7 @@ async function renderAll(promptsBox, listBox, current) {
     group.setAttribute('aria-label', `${p.origin} asks for access`);
     group.dataset.origin = p.origin;
     group.append(
-      el('p', {}, el('strong', { textContent: p.origin }), ` (in ${await tabTitle(p.tabId)}) asks to use axsnap: to ${WHAT[p.cmd] || p.cmd}. It reaches only its own tab unless you share others.`),
+      el('p', {}, el('strong', { textContent: p.origin }), ` (in ${await tabTitle(p.tabId)}) asks to use axsnap: to ${WHAT[p.cmd] || p.cmd}. It reaches only its own tab (there, only frames from its own origin) unless you share a tab with it.`),
       el('div', { className: 'row' },
         // permissions.request (inside enableBridge) must run in the click itself: Chrome asks only during a gesture.
         button('Allow once', () => { enableBridge(p.origin, p.tabId, false); answer(p.origin, { kind: 'once', tabId: p.tabId }); }),
@@ -100,7 +100,7 @@ async function renderAll(promptsBox, listBox, current) {
     if (g.access === 'once' || g.access === 'always') {
       row.append(button('Revoke', () => answer(origin, { kind: 'revoke' }), `Revoke ${origin}`));
       const tab = current;
-      if (tab?.id !== undefined && !g.shared.includes(tab.id) && !g.tabs.includes(tab.id)) {
+      if (tab?.id !== undefined && !g.shared.includes(tab.id)) {
         row.append(button('Share this tab', () => answer(origin, { kind: 'share', tabId: tab.id }), `Share ${tab.title || 'this tab'} with ${origin}`));
       }
       for (const id of g.shared) row.append(button('Stop sharing', () => answer(origin, { kind: 'unshare', tabId: id }), `Stop sharing ${await tabTitle(id)} with ${origin}`));

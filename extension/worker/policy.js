@@ -122,9 +122,12 @@ export function mayReachTab(caller, tabId) {
   return false;
 }
 
-/** A tab the person shared with a web caller's origin from the panel (not its own). */
+/**
+ * A tab the person shared with a web caller's origin from the panel: another
+ * tab, or its own, which it then sees whole (other origins' frames included).
+ */
 export function sharedTab(caller, tabId) {
-  return caller.kind === 'web' && tabId !== caller.tabId && Boolean(caller.grant?.shared.includes(tabId));
+  return caller.kind === 'web' && Boolean(caller.grant?.shared.includes(tabId));
 }
 
 /**

@@ -189,8 +189,9 @@ const COMMANDS = {
 export async function handle(msg, caller) {
   let req;
   let tabId;
+  let done = () => {};
   try {
-    if (caller.kind === 'web') limiter.take(caller.origin);
+    if (caller.kind === 'web') done = limiter.start(caller.origin);
     req = validateRequest(msg);
     if (caller.kind === 'web') {
       caller = { ...caller, grant: await readGrant(caller.origin) };
@@ -208,10 +209,12 @@ export async function handle(msg, caller) {
     const error = toPayload(e);
     if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);
     return { ok: false, ...echo(msg), error };
+  } finally {
+    done();
   }
 }
 
-/** Per-origin request budget of web callers: a flood costs the flooding site alone. */
+/** Per-origin request budget and working slots of web callers: a flood costs the flooding site alone. */
 const limiter = new RateLimiter();
 
 /** A site the person has not answered yet: the panel asks them (pages with no tab or an opaque origin are not worth asking about). */

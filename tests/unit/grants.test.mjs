@@ -121,3 +121,18 @@ test('rate limit: a burst, then the rate; per origin', () => {
   now = 10_000;
   for (let i = 0; i < 5; i++) r.take(APP);
 });
+
+test('rate limit: at most `running` requests of an origin at work at once; a slot frees when its answer is sent', () => {
+  const r = new RateLimiter({ rate: 1000, burst: 1000, running: 2, now: () => 0 });
+  const first = r.start(APP);
+  const second = r.start(APP);
+  assert.equal(code(() => r.start(APP)), 'rate_limited');
+  assert.equal(code(() => r.start(OTHER)()), 'ok', 'another origin has its own slots');
+  first();
+  first();
+  const third = r.start(APP);
+  assert.equal(code(() => r.start(APP)), 'rate_limited', 'freeing twice frees one slot');
+  second();
+  third();
+  assert.equal(r.busy.size, 0, 'nothing kept for an idle origin');
+});

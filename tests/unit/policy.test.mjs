@@ -104,6 +104,14 @@ test('frames: a web page sees its own origin\'s frames; a subframe never sees th
   assert.deepEqual(sorted(visibleFrames(web({ frameId: 5, origin: 'null' }), frames)), [], 'an opaque origin sees nothing, not even other opaque frames');
   assert.deepEqual(sorted(visibleFrames(web({ frameId: -1 }), frames)), ['S', 'S2'], 'an unknown frame id is not the top');
   assert.deepEqual(sorted(visibleFrames(web(), [{ frameId: 'T', origin: PAGE }, { frameId: 'P', parentId: 'T', origin: 'http://127.0.0.1:4001' }])), ['T'], 'another port is another origin');
+  // The person shares a tab with the page's origin, its own tab included: seen whole, other origins' frames too.
+  const sharing = (o) => web({ grant: { access: 'always', tabs: [], shared: [7, 9] }, ...o });
+  assert.equal(visibleFrames(sharing(), frames, 7), null, 'its own tab, shared: whole');
+  assert.equal(visibleFrames(sharing(), frames, 9), null, 'another tab, shared: whole');
+  assert.deepEqual(sorted(visibleFrames(web(), frames, 7)), ['S', 'S2', 'T'], 'its own tab, not shared: its own origin only');
+  assert.deepEqual(sorted(visibleFrames(sharing({ origin: 'http://localhost:4000', grant: { access: 'always', tabs: [], shared: [] } }), frames, 7)), [], 'another origin\'s grant is not shared');
+  assert.equal(mayReachTab(sharing(), 9), true);
+  assert.equal(mayReachTab(sharing({ grant: { access: 'denied', tabs: [], shared: [9] } }), 9), false, 'a denied site reaches nothing, shared or not');
 });
 
 test('ref scopes keep callers apart', () => {
