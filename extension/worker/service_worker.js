@@ -8,7 +8,8 @@ import { onDebuggerEvent } from './frames.js';
 import { knownSession, forgetTab, coreReady } from './session.js';
 import { startAgents } from './agents.js';
 import { openPort, cutPorts } from './ports.js';
-import { forgetTabGrants, KEY as GRANTS } from './grants.js';
+import { forgetTabGrants, readStores, KEY as GRANTS } from './grants.js';
+import { restoreBridges } from '../bridge/register.js';
 
 const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
 coreReady(); // the Wasm core loads while the first message is on its way
@@ -61,3 +62,8 @@ startAgents();
 chrome.runtime.onInstalled.addListener(() => {
   chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});
 });
+
+// "Always allow" sites keep their bridge across browser restarts and extension updates (register.js).
+const restore = () => readStores().then(({ always }) => restoreBridges(/** @type {Record<string, any>} */ (always))).catch(() => {});
+chrome.runtime.onStartup.addListener(restore);
+chrome.runtime.onInstalled.addListener(restore);
