@@ -143,3 +143,35 @@ test('the client on 127.0.0.1 (externally_connectable): typed errors with the pr
   await panel.close();
   await page.close();
 });
+
+test('Deny while the client\'s port is open: the closed event with denied, every request refused, the next connect() too', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(fixtures.url('/demo.html', 'localhost'));
+  const origin = new URL(page.url()).origin;
+  await page.evaluate(async () => {
+    const { connect } = await import('/client/index.js');
+    window.ax = await connect();
+    window.seen = [];
+    window.ax.on((e) => window.seen.push(e));
+    window.waiting = window.ax.untilAllowed({ timeout: 20000 }).then(() => 'allowed', (e) => e.code);
+  });
+  const panel = await openPanel(b, await b.tabId(page));
+  await answerPrompt(panel, origin, 'Deny');
+  const after = await page.evaluate(async () => {
+    const { connect } = await import('/client/index.js');
+    const waited = await window.waiting;
+    for (let i = 0; i < 50 && !window.seen.length; i++) await new Promise((r) => setTimeout(r, 100));
+    const again = await connect();
+    return {
+      waited, events: window.seen.map((e) => `${e.event}:${e.error?.code}`),
+      codes: await Promise.all([window.ax.snapshot(), again.request({ cmd: 'tabs' })].map((p) => p.then(() => 'ok', (e) => e.code))),
+      access: again.access,
+    };
+  });
+  assert.equal(after.waited, 'denied', 'untilAllowed rejects with the answer');
+  assert.equal(after.events[0], 'closed:denied');
+  assert.deepEqual(after.codes, ['denied', 'denied']);
+  assert.equal(after.access, 'denied');
+  await panel.close();
+  await page.close();
+});
