@@ -103,6 +103,48 @@ export interface SnapshotOptions {
 
 export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";
 
+/** sizes and timings: what `snapshot` (and `watch`) measured. */
+export type SnapshotStats = {
+  /** refs in the output */
+  refs: number;
+  /** characters */
+  chars: number;
+  /** estimated tokens */
+  tokensEst: number;
+  /** lines */
+  lines: number;
+  /** accessibility nodes read */
+  nodesIn: number;
+  /** nodes printed */
+  nodesOut: number;
+  /** lines left out by the caps */
+  truncatedLines: number;
+  /** frames read */
+  frames: number;
+  /** frames that could not be read */
+  framesFailed: Array<string>;
+  /** frames too large to read whole, read as a window: how many elements each has, read, and left out above and below */
+  framesPartial: Array<{
+    frame: string;
+    elements: number;
+    read: number;
+    above: number;
+    below: number;
+  }>;
+  /** secret fields redacted */
+  secrets: number;
+  /** milliseconds per stage */
+  timings: {
+    attachMs: number;
+    fetchMs: number;
+    secretsMs: number;
+    serializeMs: number;
+    totalMs: number;
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+};
+
 /** the compact text (or JSON) view of a tab, with refs to act on */
 export interface SnapshotRequest {
   cmd: "snapshot";
@@ -120,46 +162,7 @@ export interface SnapshotResult {
   /** the snapshot */
   text: string;
   /** sizes and timings */
-  stats: {
-    /** refs in the output */
-    refs: number;
-    /** characters */
-    chars: number;
-    /** estimated tokens */
-    tokensEst: number;
-    /** lines */
-    lines: number;
-    /** accessibility nodes read */
-    nodesIn: number;
-    /** nodes printed */
-    nodesOut: number;
-    /** lines left out by the caps */
-    truncatedLines: number;
-    /** frames read */
-    frames: number;
-    /** frames that could not be read */
-    framesFailed: Array<string>;
-    /** frames too large to read whole, read as a window: how many elements each has, read, and left out above and below */
-    framesPartial: Array<{
-      frame: string;
-      elements: number;
-      read: number;
-      above: number;
-      below: number;
-    }>;
-    /** secret fields redacted */
-    secrets: number;
-    /** milliseconds per stage */
-    timings: {
-      attachMs: number;
-      fetchMs: number;
-      secretsMs: number;
-      serializeMs: number;
-      totalMs: number;
-      [key: string]: unknown;
-    };
-    [key: string]: unknown;
-  };
+  stats: SnapshotStats;
   /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
   diff?: {
     /** `text` is the whole page */
@@ -368,46 +371,7 @@ export interface ActResult {
   /** with `snapshot`: the snapshot, or what changed */
   text?: string;
   /** sizes and timings */
-  stats?: {
-    /** refs in the output */
-    refs: number;
-    /** characters */
-    chars: number;
-    /** estimated tokens */
-    tokensEst: number;
-    /** lines */
-    lines: number;
-    /** accessibility nodes read */
-    nodesIn: number;
-    /** nodes printed */
-    nodesOut: number;
-    /** lines left out by the caps */
-    truncatedLines: number;
-    /** frames read */
-    frames: number;
-    /** frames that could not be read */
-    framesFailed: Array<string>;
-    /** frames too large to read whole, read as a window: how many elements each has, read, and left out above and below */
-    framesPartial: Array<{
-      frame: string;
-      elements: number;
-      read: number;
-      above: number;
-      below: number;
-    }>;
-    /** secret fields redacted */
-    secrets: number;
-    /** milliseconds per stage */
-    timings: {
-      attachMs: number;
-      fetchMs: number;
-      secretsMs: number;
-      serializeMs: number;
-      totalMs: number;
-      [key: string]: unknown;
-    };
-    [key: string]: unknown;
-  };
+  stats?: SnapshotStats;
   /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
   diff?: {
     /** `text` is the whole page */
@@ -666,6 +630,42 @@ export interface PingResult {
   protocol: number;
 }
 
+/** over a long-lived port: the tab's snapshot now, then a `change` event each time it changes (the diff where the extension makes diffs), at most one per `interval` ms, until `unwatch`, the tab closes, the site loses access or the port closes */
+export interface WatchRequest {
+  cmd: "watch";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** snapshot options of every snapshot it takes */
+  options?: SnapshotOptions;
+  /** the least time between two looks at the tab, in ms */
+  interval?: number;
+}
+
+export interface WatchResult {
+  /** the subscription, as `watch` named it */
+  watch: string;
+  /** the tab */
+  tabId: number;
+  /** the snapshot */
+  text: string;
+  /** sizes and timings */
+  stats: SnapshotStats;
+}
+
+/** end a subscription of this port */
+export interface UnwatchRequest {
+  cmd: "unwatch";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the subscription, as `watch` named it */
+  watch: string;
+}
+
+export interface UnwatchResult {
+}
+
 /** Every command: its request and the fields of its successful answer. */
 export interface Commands {
   snapshot: { request: SnapshotRequest; result: SnapshotResult };
@@ -678,6 +678,8 @@ export interface Commands {
   wait_for: { request: Wait_forRequest; result: Wait_forResult };
   hello: { request: HelloRequest; result: HelloResult };
   ping: { request: PingRequest; result: PingResult };
+  watch: { request: WatchRequest; result: WatchResult };
+  unwatch: { request: UnwatchRequest; result: UnwatchResult };
 }
 
 export type Command = keyof Commands;
@@ -693,6 +695,41 @@ export interface Failure {
 /** What a request of command C is answered with. */
 export type Answer<C extends Command = Command> = ({ ok: true; id?: RequestId } & Commands[C]['result']) | Failure;
 
+/** a watched tab changed: `text` says how (the diff since the previous event, or the whole snapshot) */
+export interface ChangeEvent {
+  ok: true;
+  event: "change";
+  /** the subscription, as `watch` named it */
+  watch: string;
+  /** the tab */
+  tabId: number;
+  /** the snapshot */
+  text: string;
+  /** sizes and timings */
+  stats: SnapshotStats;
+  /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
+  diff?: {
+    /** `text` is the whole page */
+    full: boolean;
+    /** why the whole page was sent */
+    reason: string;
+    /** lines added */
+    added: number;
+    /** lines removed */
+    removed: number;
+    /** lines changed */
+    changed: number;
+  };
+}
+/** a subscription ended without `unwatch`; no more events of it follow */
+export interface EndedEvent {
+  ok: false;
+  event: "ended";
+  /** the subscription, as `watch` named it */
+  watch: string;
+  /** why: `no_tab` (closed), `revoked`, `denied`, or the code of the snapshot that failed */
+  error: { code: ErrorCode; message: string };
+}
 /** the person denied or revoked this site: the port closes right after */
 export interface ClosedEvent {
   ok: false;
@@ -707,4 +744,4 @@ export interface DisconnectedEvent {
 }
 
 /** What a long-lived port pushes without a request (never with an `id`). */
-export type PortEvent = ClosedEvent | DisconnectedEvent;
+export type PortEvent = ChangeEvent | EndedEvent | ClosedEvent | DisconnectedEvent;

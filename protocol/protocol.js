@@ -141,9 +141,9 @@ export const TAB_ACTIONS = {
   close: { required: ['tabId'], allowed: ['tabId'], result: { tabId: integer('the tab closed') }, description: 'close a tab' },
 };
 
-/** A snapshot's sizes and timings. */
-const STATS = {
-  type: 'object', additional: true, description: 'sizes and timings',
+/** A snapshot's sizes and timings (`SnapshotStats` in the TypeScript declarations). */
+export const STATS = {
+  type: 'object', additional: true, description: 'sizes and timings', ts: 'SnapshotStats',
   properties: {
     refs: integer('refs in the output'), chars: integer('characters'), tokensEst: integer('estimated tokens'),
     lines: integer('lines'), nodesIn: integer('accessibility nodes read'), nodesOut: integer('nodes printed'),
@@ -166,6 +166,13 @@ const DIFF = {
     added: integer('lines added'), removed: integer('lines removed'), changed: integer('lines changed'),
   },
 };
+
+/** What a snapshot answers (besides `ok` and `id`). */
+const SNAPSHOT = { tabId: integer('the tab'), text: string('the snapshot'), stats: STATS };
+
+/** A subscription's name, given by `watch` and carried by its events. */
+const watchId = string('the subscription, as `watch` named it', { maxLength: 32 });
+
 /**
  * The commands. `fields`: request fields (besides `cmd` and `id`);
  * `required`: the fields that must be present; `variants`: per-value rules
@@ -276,6 +283,20 @@ export const COMMANDS = {
     fields: {},
     result: { version: string('the core\'s version'), protocol: integer('PROTOCOL_VERSION') },
   },
+  watch: {
+    description: 'over a long-lived port: the tab\'s snapshot now, then a `change` event each time it changes (the diff where the extension makes diffs), at most one per `interval` ms, until `unwatch`, the tab closes, the site loses access or the port closes',
+    fields: {
+      tabId, options: { type: 'object', properties: OPTIONS, description: 'snapshot options of every snapshot it takes' },
+      interval: integer('the least time between two looks at the tab, in ms', { default: 1000, minimum: 250, maximum: 60000 }),
+    },
+    result: { watch: watchId, ...SNAPSHOT },
+  },
+  unwatch: {
+    description: 'end a subscription of this port',
+    fields: { watch: watchId },
+    required: ['watch'],
+    result: {},
+  },
 };
 
 function actionCases() {
@@ -290,9 +311,23 @@ function actionCases() {
  * What a long-lived port (a localhost page's `chrome.runtime.connect`, or the
  * bridge's) pushes without being asked: `{ok, event, ...fields}`, never with
  * an `id`. `ok: false` events end something.
- * @type {Record<string, {ok: boolean, fields: Record<string, Fragment>, description: string}>}
+ * @type {Record<string, {ok: boolean, fields: Record<string, Fragment>, optional?: string[], description: string}>}
  */
 export const EVENTS = {
+  change: {
+    ok: true,
+    fields: {
+      watch: watchId, ...SNAPSHOT,
+      diff: DIFF,
+    },
+    optional: ['diff'],
+    description: 'a watched tab changed: `text` says how (the diff since the previous event, or the whole snapshot)',
+  },
+  ended: {
+    ok: false,
+    fields: { watch: watchId, error: { type: 'object', ts: '{ code: ErrorCode; message: string }', description: 'why: `no_tab` (closed), `revoked`, `denied`, or the code of the snapshot that failed' } },
+    description: 'a subscription ended without `unwatch`; no more events of it follow',
+  },
   closed: {
     ok: false,
     fields: { error: { type: 'object', ts: '{ code: ErrorCode; message: string }', description: 'why: `revoked` or `denied`' } },

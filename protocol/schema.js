@@ -6,7 +6,7 @@ import { COMMANDS, COMMON_FIELDS, ERRORS, PROTOCOL_VERSION } from './protocol.js
 
 /** A field fragment as standard JSON Schema: objects are closed unless marked `additional`. */
 export function toJsonSchema(fragment) {
-  const { additional, properties, items, anyOf, ...rest } = fragment;
+  const { additional, properties, items, anyOf, ts, ...rest } = fragment; // ts: a TypeScript name, no schema keyword
   const out = { ...rest };
   if (anyOf) out.anyOf = anyOf.map(toJsonSchema);
   if (items) out.items = toJsonSchema(items);

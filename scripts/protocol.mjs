@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib.mjs';
-import { ACTIONS, COMMANDS, COMMON_FIELDS, ERRORS, EVENTS, OPTIONS, PROTOCOL_VERSION } from '../protocol/protocol.js';
+import { ACTIONS, COMMANDS, COMMON_FIELDS, ERRORS, EVENTS, OPTIONS, PROTOCOL_VERSION, STATS } from '../protocol/protocol.js';
 import { protocolSchema } from '../protocol/schema.js';
 
 const pascal = (s) => s[0].toUpperCase() + s.slice(1);
@@ -86,6 +86,9 @@ export interface SnapshotOptions ${tsObject(OPTIONS, [], '', false, 'optional')}
 
 export type Action = ${Object.keys(ACTIONS).map(quote).join(' | ')};
 
+/** ${STATS.description}: what \`snapshot\` (and \`watch\`) measured. */
+export type SnapshotStats = ${tsType({ ...STATS, ts: undefined })};
+
 ${cmds.map(([cmd, def]) => `${requestTypes(cmd, def)}\n${resultType(cmd, def)}`).join('\n')}
 /** Every command: its request and the fields of its successful answer. */
 export interface Commands {
@@ -105,7 +108,7 @@ export interface Failure {
 /** What a request of command C is answered with. */
 export type Answer<C extends Command = Command> = ({ ok: true; id?: RequestId } & Commands[C]['result']) | Failure;
 
-${Object.entries(EVENTS).map(([name, e]) => `${doc(e.description, '')}export interface ${pascal(name)}Event ${tsObject({ ok: { const: e.ok }, event: { const: name }, ...e.fields }, ['ok', 'event', ...Object.keys(e.fields)], '')}\n`).join('')}
+${Object.entries(EVENTS).map(([name, e]) => `${doc(e.description, '')}export interface ${pascal(name)}Event ${tsObject({ ok: { const: e.ok }, event: { const: name }, ...e.fields }, ['ok', 'event', ...Object.keys(e.fields).filter((k) => !(e.optional || []).includes(k))], '')}\n`).join('')}
 /** What a long-lived port pushes without a request (never with an \`id\`). */
 export type PortEvent = ${Object.keys(EVENTS).map((n) => `${pascal(n)}Event`).join(' | ')};
 `;

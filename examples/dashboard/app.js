@@ -1,6 +1,7 @@
 // A small agent dashboard on @axsnap/client: it lists the tabs the person
 // allowed this site to reach, shows a live snapshot of one with its token
-// count, and runs one action on a ref. Every call is the client's; every
+// count (a subscription pushes each change: the diff, and the view is taken
+// again), and runs one action on a ref. Every call is the client's; every
 // failure is shown with the protocol's error code.
 import { connect, AxsnapError } from '@axsnap/client';
 
@@ -11,9 +12,11 @@ const describe = (e) => (e instanceof AxsnapError ? `${e.code}: ${e.message}` : 
 
 /** The one client, once axsnap answered and the person allowed this site. */
 let ax = null;
-/** The tab whose snapshot is shown. */
+/** The tab whose snapshot is shown, and its subscription. */
 let chosen = null;
-let lastText = null;
+let subscription = null;
+/** Why the person cut this site off (revoked, denied): the app stops asking. */
+let closedBy = null;
 
 async function start() {
   for (;;) {
@@ -27,7 +30,9 @@ async function start() {
     }
   }
   ax.on((event) => {
-    if (event.event === 'closed') status(`axsnap closed this site's connection: ${event.error.code}`);
+    if (event.event !== 'closed') return;
+    closedBy = event.error.code;
+    status(`axsnap closed this site's connection: ${closedBy}`);
   });
   if (ax.access !== 'once' && ax.access !== 'always') status('Allow this site in axsnap\'s side panel (Allow once or Always allow).');
   try {
@@ -38,18 +43,17 @@ async function start() {
   }
   status(`Connected over ${ax.via === 'bridge' ? 'the axsnap bridge' : 'externally_connectable'}: ${ax.access === 'always' ? 'always allowed' : 'allowed in this tab'}.`);
   refreshTabs();
-  showLive();
 }
 
 /** The tab list, asked for again every two seconds (the person may share or stop sharing a tab). */
 async function refreshTabs() {
-  for (;;) {
+  while (!closedBy) {
     try {
       const tabs = await ax.tabs();
       renderTabs(tabs);
       if (chosen !== null && !tabs.some((t) => t.tabId === chosen)) choose(null);
     } catch (e) {
-      status(describe(e));
+      if (!closedBy) status(describe(e));
     }
     await wait(2000);
   }
@@ -71,31 +75,48 @@ function renderTabs(tabs) {
   }));
 }
 
-function choose(tabId) {
+async function choose(tabId) {
   chosen = tabId;
-  lastText = null;
   $('tabs').dataset.key = '';
   $('view').textContent = '';
-  $('view-info').textContent = tabId === null ? 'Choose a tab.' : 'Loading…';
+  $('changes').textContent = '';
+  const previous = subscription;
+  subscription = null;
+  await previous?.stop();
+  if (tabId === null) {
+    $('view-info').textContent = 'Choose a tab.';
+    return;
+  }
+  $('view-info').textContent = 'Loading…';
+  try {
+    const sub = await ax.watch({ tabId, options: { mode: 'full' } }, (event) => onChange(tabId, event));
+    if (chosen !== tabId) return sub.stop();
+    subscription = sub;
+    show(sub.first);
+  } catch (e) {
+    if (chosen === tabId) $('view-info').textContent = describe(e);
+  }
 }
 
-/** The chosen tab's snapshot, kept current (a new one every second; the text is replaced only when it changed). */
-async function showLive() {
-  for (;;) {
-    const tabId = chosen;
-    if (tabId !== null) {
-      try {
-        const snap = await ax.snapshot({ tabId, mode: 'full' });
-        if (tabId === chosen && snap.text !== lastText) {
-          lastText = snap.text;
-          $('view').textContent = snap.text;
-          $('view-info').textContent = `Tab ${tabId}: ${snap.stats.tokensEst} tokens, ${snap.stats.refs} refs, ${snap.stats.timings.totalMs.toFixed(0)} ms`;
-        }
-      } catch (e) {
-        if (tabId === chosen) $('view-info').textContent = describe(e);
-      }
-    }
-    await wait(1000);
+/** The whole snapshot in the view, with its size. */
+function show(snap) {
+  $('view').textContent = snap.text;
+  $('view-info').textContent = `Tab ${snap.tabId}: ${snap.stats.tokensEst} tokens, ${snap.stats.refs} refs, ${snap.stats.timings.totalMs.toFixed(0)} ms`;
+}
+
+/** A change the subscription pushed: a diff is shown as it is, and the view is taken again whole. */
+async function onChange(tabId, event) {
+  if (chosen !== tabId) return;
+  if (event.event === 'ended') {
+    $('view-info').textContent = `The subscription ended: ${event.error.code}`;
+    return;
+  }
+  if (!event.diff || event.diff.full) return show(event);
+  $('changes').textContent = `${event.text}\n(${event.stats.tokensEst} tokens)`;
+  try {
+    show(await ax.snapshot({ tabId, mode: 'full' }));
+  } catch (e) {
+    $('view-info').textContent = describe(e);
   }
 }
 

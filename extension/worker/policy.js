@@ -58,7 +58,7 @@ function originOf(url) {
 const opaque = (origin) => !origin || origin === 'null' || origin.endsWith('://');
 
 /** What a web page may ask once its origin is allowed. */
-const WEB_COMMANDS = new Set(['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs', 'wait_for']);
+const WEB_COMMANDS = new Set(['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs', 'wait_for', 'watch', 'unwatch']);
 /** What any page may ask before the person answered: nothing of a page in them. */
 const OPEN_COMMANDS = new Set(['hello', 'ping']);
 

@@ -4,8 +4,9 @@
 
 import { handle } from './router.js';
 import { readGrant } from './grants.js';
+import { Watches } from './watch.js';
 
-/** @type {Map<chrome.runtime.Port, import('./policy.js').Caller>} */
+/** @type {Map<chrome.runtime.Port, {caller: import('./policy.js').Caller, context: import('./router.js').PortContext}>} */
 const open = new Map();
 
 /**
@@ -14,14 +15,14 @@ const open = new Map();
  * @param {import('./policy.js').Caller} caller  from the port's sender, by Chrome
  */
 export function openPort(port, caller) {
-  if (caller.kind === 'web') open.set(port, caller);
-  port.onDisconnect.addListener(() => open.delete(port));
+  const context = { watches: new Watches((event) => send(port, event)) };
+  if (caller.kind === 'web') open.set(port, { caller, context });
+  port.onDisconnect.addListener(() => {
+    context.watches.stopAll();
+    open.delete(port);
+  });
   port.onMessage.addListener((msg) => {
-    handle(msg, caller).then((answer) => {
-      try {
-        port.postMessage(answer);
-      } catch { /* the page went away */ }
-    });
+    handle(msg, caller, context).then((answer) => send(port, answer));
   });
 }
 
@@ -32,13 +33,21 @@ export function openPort(port, caller) {
  * person answers.
  */
 export async function cutPorts() {
-  for (const [port, caller] of open) {
+  for (const [port, { caller, context }] of open) {
     const { access } = await readGrant(/** @type {any} */ (caller).origin);
     if (access !== 'denied' && access !== 'revoked') continue;
+    context.watches.stopAll();
     try {
       port.postMessage({ ok: false, event: 'closed', error: { code: access, message: `the person ${access} this site's access: the port is closed` } });
       port.disconnect();
     } catch { /* already gone */ }
     open.delete(port);
   }
+}
+
+/** One event on a port that may have gone away. */
+function send(port, event) {
+  try {
+    port.postMessage(event);
+  } catch { /* the page went away */ }
 }

@@ -4,7 +4,7 @@
 // {ok:false, error:{code, message}} — here and nowhere else.
 
 import { validateRequest, requestId } from '../../protocol/validate.js';
-import { PROTOCOL_VERSION } from '../../protocol/protocol.js';
+import { PROTOCOL_VERSION, OPTIONS } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
 import { COMMANDS as PROTOCOL_COMMANDS } from '../../protocol/protocol.js';
 import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
@@ -18,6 +18,8 @@ import { tabSession, forgetTab, coreReady } from './session.js';
 import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
 import { version } from '../pkg/axsnap_wasm.js';
+
+/** @typedef {{watches: import('./watch.js').Watches}} PortContext  a long-lived port's own state */
 
 const DEFAULT_TIMEOUT = 15000;
 const extensionOrigin = () => new URL(chrome.runtime.getURL('')).origin;
@@ -92,6 +94,23 @@ const COMMANDS = {
     const tabId = await tabOf(req, caller);
     await readable(tabId);
     return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller, tabId) })) };
+  },
+
+  watch: async (req, caller, port) => {
+    if (!port) throw new AxError('bad_request', 'watch needs a long-lived port (chrome.runtime.connect, or the bridge): a single message cannot carry its events');
+    const options = { ...req.options };
+    delete options.diff; // the subscription decides: every look is a diff where diffs can be made
+    const first = await COMMANDS.snapshot({ ...req, options }, caller);
+    // Diffs are made of whole-page text snapshots (the core's options.diff), where this extension has them.
+    const diffs = 'diff' in OPTIONS && options.format !== 'json' && options.root === undefined;
+    const again = { cmd: 'snapshot', tabId: first.tabId, options: diffs ? { ...options, diff: true } : options };
+    const watch = port.watches.start({ tabId: first.tabId, interval: req.interval ?? 1000, diffs, first: first.text, look: () => handle(again, caller) });
+    return { watch, ...first };
+  },
+
+  unwatch: async (req, caller, port) => {
+    if (!port?.watches.stop(req.watch)) throw new AxError('bad_request', `no subscription ${req.watch} on this port`);
+    return {};
   },
 
   resolve: async (req, caller) => {
@@ -185,8 +204,9 @@ const COMMANDS = {
  * Answers one request. Never throws: every outcome is a response.
  * @param {unknown} msg  the request as it arrived
  * @param {import('./policy.js').Caller} caller  who asks, from Chrome's sender (policy.callerFrom)
+ * @param {PortContext} [port]  the long-lived port it came on, if any (for `watch`)
  */
-export async function handle(msg, caller) {
+export async function handle(msg, caller, port = undefined) {
   let req;
   let tabId;
   let done = () => {};
@@ -202,7 +222,7 @@ export async function handle(msg, caller) {
     await coreReady();
     const run = COMMANDS[req.cmd];
     if (!run) throw new AxError('internal', `${req.cmd} has no handler`);
-    const result = await run(req, caller);
+    const result = await run(req, caller, port);
     tabId = result.tabId;
     return { ok: true, ...echo(msg), ...result };
   } catch (e) {

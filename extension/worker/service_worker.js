@@ -8,6 +8,7 @@ import { onDebuggerEvent } from './frames.js';
 import { knownSession, forgetTab, coreReady } from './session.js';
 import { startAgents } from './agents.js';
 import { openPort, cutPorts } from './ports.js';
+import { endTab } from './watch.js';
 import { forgetTabGrants, readStores, KEY as GRANTS } from './grants.js';
 import { restoreBridges } from '../bridge/register.js';
 
@@ -48,6 +49,7 @@ chrome.debugger.onDetach.addListener((source) => {
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
+  endTab(tabId);
   forgetTab(tabId);
   forgetTabGrants(tabId).catch(() => {});
 });

@@ -175,3 +175,82 @@ test('Deny while the client\'s port is open: the closed event with denied, every
   await panel.close();
   await page.close();
 });
+
+test('watch: changes pushed over the port at a bounded rate, unwatch, at most 4 per port; ends when its tab closes or the site is revoked', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(fixtures.url('/site.html', 'localhost'));
+  const origin = new URL(page.url()).origin;
+  const other = await b.ctx.newPage();
+  await other.goto(fixtures.url('/demo.html'));
+  const otherId = await b.tabId(other);
+  await b.allowSite(origin);
+  // The person shares the other tab with the site, from the panel in that tab.
+  const panel = await openPanel(b, otherId);
+  await openSites(panel);
+  await panel.getByRole('button', { name: new RegExp(`^Share .* with ${origin.replace(/[.]/g, '\\.')}$`) }).click();
+
+  const started = await page.evaluate(async () => {
+    const { connect } = await import('/client/index.js');
+    window.ax = await connect();
+    window.changes = [];
+    window.sub = await window.ax.watch({ interval: 250 }, (e) => window.changes.push(e));
+    const once = await chrome.runtime.sendMessage('igfmikjflpmjjplejblhobglmclempkh', { cmd: 'watch' });
+    return { first: window.sub.first, once: once.error.code, commands: window.ax.info.commands };
+  });
+  assert.match(started.first.watch, /^w\d+$/);
+  assert.match(started.first.text, /button "Press me" A\d+/);
+  assert.equal(started.once, 'bad_request', 'a single message cannot carry events');
+  assert.ok(started.commands.includes('watch'));
+
+  // The page changes fast for two seconds: a change comes, at most one per interval.
+  await page.evaluate(() => {
+    let n = 0;
+    window.ticker = setInterval(() => { document.getElementById('press').textContent = `Tick ${++n}`; }, 20);
+  });
+  await page.waitForTimeout(2000);
+  await page.evaluate(() => clearInterval(window.ticker));
+  const changes = await page.evaluate(() => window.changes);
+  assert.ok(changes.length >= 2 && changes.length <= 9, `${changes.length} changes in 2 s at 250 ms`);
+  for (const c of changes) {
+    assert.equal(c.event, 'change');
+    assert.equal(c.watch, started.first.watch);
+    assert.match(c.text, /Tick \d+/);
+  }
+  // Nothing changes, nothing is pushed; after unwatch, changes are not pushed either.
+  await page.waitForTimeout(600);
+  const quiet = await page.evaluate(() => window.changes.length);
+  await page.waitForTimeout(700);
+  assert.equal(await page.evaluate(() => window.changes.length), quiet, 'no event without a change');
+  await page.evaluate(() => window.sub.stop());
+  await page.evaluate(() => { document.getElementById('press').textContent = 'After unwatch'; });
+  await page.waitForTimeout(700);
+  assert.equal(await page.evaluate(() => window.changes.length), quiet, 'no event after unwatch');
+
+  // At most 4 per port; a shared tab closing ends its subscription.
+  const limits = await page.evaluate(async (tabId) => {
+    window.ended = [];
+    const subs = [];
+    for (let i = 0; i < 4; i++) subs.push(await window.ax.watch({ tabId, interval: 250 }, (e) => { if (e.event === 'ended') window.ended.push(e.error.code); }));
+    const fifth = await window.ax.watch({ tabId }).then(() => 'ok', (e) => e.code);
+    await subs[3].stop();
+    return fifth;
+  }, otherId);
+  assert.equal(limits, 'rate_limited');
+  await other.close();
+  await page.waitForFunction(() => window.ended.length === 3, null, { timeout: 5000 });
+  assert.deepEqual(await page.evaluate(() => window.ended), ['no_tab', 'no_tab', 'no_tab']);
+
+  // Revoke: the port closes, and with it every subscription.
+  await page.evaluate(async () => {
+    window.revokedSub = [];
+    await window.ax.watch({ interval: 250 }, (e) => window.revokedSub.push(e));
+    window.ax.on((e) => { if (e.event === 'closed') window.closedBy = e.error.code; });
+  });
+  await panel.getByRole('button', { name: `Revoke ${origin}` }).click();
+  await page.waitForFunction(() => window.closedBy === 'revoked', null, { timeout: 5000 });
+  await page.evaluate(() => { document.getElementById('press').textContent = 'After revoke'; });
+  await page.waitForTimeout(800);
+  assert.deepEqual(await page.evaluate(() => window.revokedSub.map((e) => e.event)), [], 'nothing pushed after the revoke');
+  await panel.close();
+  await page.close();
+});

@@ -8,7 +8,8 @@
 // protocol/protocol.js).
 
 import type {
-  ActRequest, Answer, Command, Commands, ErrorCode, Failure, HelloResult, PortEvent, RequestId, SnapshotOptions,
+  ActRequest, Answer, ChangeEvent, Command, Commands, EndedEvent, ErrorCode, Failure, HelloResult, PortEvent, RequestId,
+  SnapshotOptions, WatchRequest,
 } from './protocol.js';
 
 export type * from './protocol.js';
@@ -175,6 +176,14 @@ interface Pending {
   id?: RequestId;
 }
 
+/** A subscription to a tab's changes (`Client.watch`). */
+export interface Subscription {
+  /** The answer to `watch`: its id (`watch`) and the snapshot it starts from. */
+  first: Success<'watch'>;
+  /** Ends it (`unwatch`); no more events of it reach the listener. */
+  stop(): Promise<void>;
+}
+
 type Omit2<T, K extends keyof any> = T extends unknown ? Omit<T, K> : never;
 
 /** A connection to axsnap. Make one with `connect()`. */
@@ -260,6 +269,29 @@ export class Client {
   async tabs(options?: RequestOptions) {
     const answer = await this.request({ cmd: 'tabs', action: 'list' }, options);
     return (answer as Extract<typeof answer, { tabs: unknown }>).tabs;
+  }
+
+  /**
+   * Subscribes to a tab's changes (`watch`): resolves with the snapshot it
+   * starts from; `listener` then gets a `change` event each time the tab
+   * changes (the diff where the extension makes diffs) and an `ended` event
+   * if the extension ends it (tab closed, access lost). `stop()` ends it.
+   */
+  async watch(request: Omit<WatchRequest, 'cmd'> = {}, listener: (event: ChangeEvent | EndedEvent) => void = () => {},
+    options?: RequestOptions): Promise<Subscription> {
+    const first = await this.request({ cmd: 'watch', ...request }, options);
+    const off = this.on((e) => {
+      if ((e.event !== 'change' && e.event !== 'ended') || e.watch !== first.watch) return;
+      if (e.event === 'ended') off();
+      listener(e);
+    });
+    return {
+      first,
+      stop: async () => {
+        off();
+        await this.request({ cmd: 'unwatch', watch: first.watch }).catch(() => {});
+      },
+    };
   }
 
   /**

@@ -36,6 +36,14 @@ export async function typed() {
       if (e.code === 'no_such_code') void code;
     }
   }
+  const sub = await ax.watch({ tabId: 3, interval: 500, options: { mode: 'interactive' } }, (e) => {
+    if (e.event === 'change') { const changes: string = e.text; void changes; } else { const why: ErrorCode = e.error.code; void why; }
+  });
+  const watchId: string = sub.first.watch;
+  await sub.stop();
+  // @ts-expect-error  unwatch names its subscription
+  await ax.request({ cmd: 'unwatch' });
+  void watchId;
   const stop = ax.on((e: PortEvent) => { if (e.event === 'closed') { const why: ErrorCode = e.error.code; void why; } });
   stop();
   for await (const e of ax.events()) if (e.event === 'disconnected') break;
