@@ -29,13 +29,13 @@ test('callers come from Chrome\'s sender only', () => {
   assert.equal(callerFrom(undefined, { external: false, extensionOrigin: EXT }).kind, 'web');
 });
 
-test('commands: the panel and agents use all; a web page snapshots, acts, resolves, resets, lists and waits', () => {
+test('commands: the panel and agents use all; a web page snapshots, acts, resolves, resets, lists, waits and watches', () => {
   const requests = [];
   for (const cmd of Object.keys(COMMANDS)) {
     if (cmd === 'tabs') for (const action of Object.keys(TAB_ACTIONS)) requests.push({ cmd, action });
     else requests.push({ cmd });
   }
-  const webAllowed = ['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs list', 'wait_for'];
+  const webAllowed = ['hello', 'ping', 'snapshot', 'act', 'resolve', 'reset', 'tabs list', 'wait_for', 'watch', 'unwatch'];
   for (const req of requests) {
     if (req.cmd === 'act') req.ref = 'A1';
     const name = req.action ? `${req.cmd} ${req.action}` : req.cmd;
