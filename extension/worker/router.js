@@ -109,7 +109,8 @@ const COMMANDS = {
   },
 
   unwatch: async (req, caller, port) => {
-    if (!port?.watches.stop(req.watch)) throw new AxError('bad_request', `no subscription ${req.watch} on this port`);
+    if (!port) throw new AxError('bad_request', 'unwatch works on the long-lived port its watch came on');
+    if (!port.watches.stop(req.watch)) throw new AxError('bad_request', `no subscription ${req.watch} on this port`);
     return {};
   },
 

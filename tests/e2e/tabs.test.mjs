@@ -14,11 +14,17 @@ const ok = (res) => {
 };
 
 test('every command of the protocol has a handler', async () => {
-  const sample = { tabId: 999999, ref: 'A0', url: 'http://127.0.0.1:1/', action: 'click' };
+  const sample = { tabId: 999999, ref: 'A0', url: 'http://127.0.0.1:1/', action: 'click', watch: 'w0' };
   for (const [cmd, def] of Object.entries(COMMANDS)) {
     const msg = { cmd };
     if (cmd !== 'tabs') for (const k of Object.keys(def.fields)) if (k in sample) msg[k] = sample[k];
     const res = await suite.b.call(msg);
+    if (cmd === 'watch' || cmd === 'unwatch') {
+      // Subscriptions live on a long-lived port (tests/e2e/client.test.mjs): a single message is told so.
+      assert.equal(res.error?.code, 'bad_request', JSON.stringify(res));
+      assert.match(res.error.message, /port/);
+      continue;
+    }
     assert.ok(res.ok || !['unknown_command', 'internal', 'bad_request'].includes(res.error.code), `${JSON.stringify(msg)}: ${JSON.stringify(res)}`);
   }
 });
