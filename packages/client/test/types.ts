@@ -17,7 +17,10 @@ export async function typed() {
   const url: string | undefined = resolved.url;
   for (const t of await ax.tabs()) { const id: number = t.tabId; void id; }
   // A command newer than these types passes through, untyped.
-  const later = await ax.request({ cmd: 'wait_for', text: 'Done', timeout: 5000 });
+  const waited = await ax.request({ cmd: 'wait_for', text: 'Done', timeout: 5000 });
+  const ms: number = waited.waitedMs;
+  void ms;
+  const later = await ax.request({ cmd: 'some_future_command', text: 'Done' });
   const anything: unknown = later.whatever;
 
   // @ts-expect-error  fill needs a value
