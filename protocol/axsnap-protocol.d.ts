@@ -138,6 +138,7 @@ export type SnapshotStats = {
     attachMs: number;
     fetchMs: number;
     secretsMs: number;
+    clickablesMs: number;
     serializeMs: number;
     totalMs: number;
     [key: string]: unknown;

@@ -153,7 +153,7 @@ export const STATS = {
       items: { type: 'object', properties: { frame: { type: 'string' }, elements: { type: 'integer' }, read: { type: 'integer' }, above: { type: 'integer' }, below: { type: 'integer' } } } },
     secrets: integer('secret fields redacted'),
     timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
-      attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' },
+      attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' }, clickablesMs: { type: 'number' },
       serializeMs: { type: 'number' }, totalMs: { type: 'number' } } },
   },
 };

@@ -1,10 +1,12 @@
 // A snapshot of a tab: attach, read the accessibility tree of every frame
-// the caller may see and the facts of its text fields, serialize in the Wasm
+// the caller may see, the facts of its text fields and of the elements it
+// makes clickable without a role, serialize in the Wasm
 // core (which decides and redacts the secrets) with the caller's ref table.
 // Times each stage.
 
 import { attachTab, collectFrames } from './frames.js';
 import { collectFacts, remember } from './secrets.js';
+import { collectClickables } from './clickables.js';
 import { tabSession } from './session.js';
 
 /**
@@ -20,8 +22,10 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t1 = performance.now();
   const { frames, frameSessions, failed, partial } = await collectFrames(tabId, keep, rootElement(session, scope, options));
   const t2 = performance.now();
+  const clicks = collectClickables(tabId, frames, frameSessions).then(() => performance.now());
   const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
   const t3 = performance.now();
+  const tc = await clicks;
   // The core applies the extension's defaults (options.rs, Defaults::Agent).
   const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, options);
   const t4 = performance.now();
@@ -39,7 +43,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
       framesFailed: failed,
       framesPartial: partial,
       secrets: out.secrets.length,
-      timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), serializeMs: round(t4 - t3), totalMs: round(t4 - t0) },
+      timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), clickablesMs: round(tc - t2), serializeMs: round(t4 - Math.max(t3, tc)), totalMs: round(t4 - t0) },
     },
   };
 }

@@ -265,6 +265,25 @@ pub struct FrameInput {
     pub partial: bool,
     #[serde(default)]
     pub nodes: Vec<AxNode>,
+    /// Elements the page makes clickable without an interactive role, as the
+    /// extension read them from the DOM (see [`ClickFact`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clickables: Vec<ClickFact>,
+}
+
+/// What the DOM says of an element an accessibility tree may not call a
+/// control: its own `cursor: pointer` (set on it, not inherited from its
+/// parent) and whether it listens for clicks (`click`, `mousedown`,
+/// `pointerdown`). Only elements with a box on screen are reported.
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ClickFact {
+    #[serde(default, rename = "backendNodeId")]
+    pub backend_node_id: i64,
+    #[serde(default)]
+    pub pointer: bool,
+    #[serde(default)]
+    pub listener: bool,
 }
 
 /// Everything one snapshot is made from.

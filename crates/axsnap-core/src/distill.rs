@@ -73,6 +73,8 @@ pub struct Distiller<'a> {
     mode: Mode,
     refs: &'a mut RefTable,
     actionable: Vec<bool>,
+    /// Made actionable by the page's click facts (`rules::clickable`).
+    clickable: Vec<bool>,
     /// Does this node's subtree (itself included) hold an actionable node?
     holds_actionable: Vec<bool>,
     visited: Vec<bool>,
@@ -83,13 +85,18 @@ pub struct Distiller<'a> {
 
 impl<'a> Distiller<'a> {
     pub fn new(tree: &'a Tree, mode: Mode, refs: &'a mut RefTable) -> Self {
-        let actionable: Vec<bool> = (0..tree.nodes.len() as NodeId).map(|i| is_actionable(tree, i)).collect();
+        let mut actionable: Vec<bool> = (0..tree.nodes.len() as NodeId).map(|i| is_actionable(tree, i)).collect();
+        let clickable = rules::clickable::find(tree, &actionable);
+        for (a, &c) in actionable.iter_mut().zip(&clickable) {
+            *a |= c;
+        }
         let holds_actionable = holds(tree, &actionable);
         Distiller {
             tree,
             mode,
             refs,
             actionable,
+            clickable,
             holds_actionable,
             visited: vec![false; tree.nodes.len()],
             kept: 0,
@@ -128,6 +135,7 @@ impl<'a> Distiller<'a> {
             mode: self.mode,
             ancestor_name: ancestor_name.map(|a| self.tree.node(a).name.as_str()),
             actionable: &self.actionable,
+            clickable: &self.clickable,
         }
     }
 
@@ -242,7 +250,7 @@ impl<'a> Distiller<'a> {
             }
         }
         self.kept += 1;
-        out.push(Out::Element(Element { src: id, role: node.role.clone(), show_name, reference, span, also: Vec::new(), secret, children }));
+        out.push(Out::Element(Element { src: id, role: self.role_of(id), show_name, reference, span, also: Vec::new(), secret, children }));
     }
 
     /// The ref of an actionable node. Under a secret field a nested control
@@ -250,7 +258,13 @@ impl<'a> Distiller<'a> {
     fn assign_ref(&mut self, id: NodeId, with_name: bool) -> u32 {
         let n = self.tree.node(id);
         let (name, url) = if with_name { (n.name.as_str(), n.props.url.as_deref()) } else { ("", None) };
-        self.refs.assign(self.tree.frame_key(id), n.backend_id.unwrap_or_default(), n.role.cdp_name(), name, url)
+        self.refs.assign(self.tree.frame_key(id), n.backend_id.unwrap_or_default(), self.role_of(id).cdp_name(), name, url)
+    }
+
+    /// The role printed: a clickable's hint where its own role says nothing.
+    fn role_of(&self, id: NodeId) -> Role {
+        let role = &self.tree.node(id).role;
+        if self.clickable[id as usize] { rules::clickable::hint(role) } else { role.clone() }
     }
 
     /// Whether the element's line prints its name. A span, a list item and a
@@ -540,7 +554,7 @@ fn filled_within(tree: &Tree, id: NodeId, depth: u8) -> bool {
 }
 
 /// Post-order "subtree holds an actionable node", without recursion.
-fn holds(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
+pub(crate) fn holds(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
     let mut holds = actionable.to_vec();
     // Parents come before children in CDP order usually, but not always:
     // propagate up each actionable node's ancestor chain instead.

@@ -40,6 +40,10 @@ pub struct Props {
     pub value_max: Option<String>,
     pub value_text: Option<String>,
     pub autocomplete: Option<String>,
+    /// `cursor: pointer` set on the element itself (a DOM fact, not the tree's).
+    pub pointer: bool,
+    /// The element listens for clicks (a DOM fact, not the tree's).
+    pub listener: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -111,10 +115,17 @@ impl Tree {
             let mut map = IdMap::with_capacity_and_hasher(frame.nodes.len(), Default::default());
             let base = tree.nodes.len() as NodeId;
             bases.push(base);
+            let clicks: HashMap<i64, &crate::cdp::ClickFact> =
+                frame.clickables.iter().map(|c| (c.backend_node_id, c)).collect();
             for (i, raw) in frame.nodes.iter().enumerate() {
                 // A repeated id keeps its first node; later copies stay unreachable.
                 map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId);
-                tree.nodes.push(convert(raw, fi as u32));
+                let mut node = convert(raw, fi as u32);
+                if let Some(c) = raw.backend_dom_node_id.and_then(|b| clicks.get(&b)) {
+                    node.props.pointer = c.pointer;
+                    node.props.listener = c.listener;
+                }
+                tree.nodes.push(node);
                 for p in raw.properties.iter().filter(|p| matches!(p.name.as_str(), "labelledby" | "describedby")) {
                     let targets = p.value.related_nodes.iter().filter_map(|r| r.backend_dom_node_id);
                     tree.relations.extend(targets.map(|b| (base + i as NodeId, b)));

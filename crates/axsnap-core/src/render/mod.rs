@@ -104,7 +104,7 @@ pub fn describe(tree: &Tree, e: &Element, max_text: Option<usize>) -> Descriptio
     };
     Description {
         description,
-        role_word: if node.role.is_root() { "page".into() } else { node.role.display().to_string() },
+        role_word: if node.role.is_root() { "page".into() } else { e.role.display().to_string() },
         name,
         url,
         value,

@@ -373,7 +373,7 @@ impl<'a> TextRenderer<'a> {
                 if node.role.is_root() {
                     Kind::Page
                 } else {
-                    Kind::Element(node.role.clone())
+                    Kind::Element(e.role.clone())
                 }
             }
         };

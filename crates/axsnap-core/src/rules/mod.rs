@@ -10,6 +10,7 @@ use crate::tree::{Node, NodeId, Tree};
 use crate::options::Mode;
 
 mod actionable;
+pub mod clickable;
 mod media;
 mod mode;
 mod text;
@@ -37,11 +38,17 @@ pub struct Visit<'a> {
     /// The name printed by the nearest kept ancestor that prints its name.
     pub ancestor_name: Option<&'a str>,
     pub actionable: &'a [bool],
+    /// Nodes [`clickable::find`] made actionable (they are in `actionable` too).
+    pub clickable: &'a [bool],
 }
 
 impl Visit<'_> {
     pub fn is_actionable(&self, id: NodeId) -> bool {
         self.actionable[id as usize]
+    }
+
+    pub fn is_clickable(&self, id: NodeId) -> bool {
+        self.clickable[id as usize]
     }
 }
 
@@ -63,6 +70,7 @@ pub fn on_the_way_in_only(_: &Visit, _kept_children: usize) -> Option<Action> {
 /// The rules, in the order they are asked.
 pub static RULES: &[Rule] = &[
     text::DROP_INLINE_TEXT_BOXES,
+    clickable::KEEP_CLICKABLE,
     actionable::KEEP_ACTIONABLE,
     text::DROP_HIDDEN_TEXT,
     text::DROP_BLANK_TEXT,

@@ -1,0 +1,155 @@
+//! Elements a page makes clickable without saying so: `div`s and `span`s
+//! with click listeners or their own `cursor: pointer` and no interactive
+//! role, the way much of the web builds its buttons. The extension reads
+//! those DOM facts ([`crate::cdp::ClickFact`]); this module decides which of
+//! them get a ref and the role hint `clickable`.
+
+use super::{Action, Rule};
+use crate::role::Role;
+use crate::tree::{NodeId, Tree};
+
+/// Which nodes are clickables, given the nodes the tree itself makes
+/// actionable. A node with a click fact qualifies unless
+/// - it is actionable already, or inside an actionable node (the control's
+///   own ref covers its parts);
+/// - it holds an actionable node (a card around its link, a combobox's
+///   frame around its input: the controls inside are the targets);
+/// - it only listens, has no pointer cursor, and holds another clickable
+///   candidate (a framework's delegated listener on a container);
+/// - a clickable encloses it (only the outermost of nested pointer
+///   elements: an icon in a pointer `div` is part of it).
+pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
+    let n = tree.nodes.len();
+    let candidate: Vec<bool> = (0..n as NodeId).map(|i| is_candidate(tree, i) && !actionable[i as usize]).collect();
+    if !candidate.iter().any(|&c| c) {
+        return vec![false; n];
+    }
+    let holds_actionable = crate::distill::holds(tree, actionable);
+    let holds_candidate = crate::distill::holds(tree, &candidate);
+    let mut clickable = vec![false; n];
+    // Pre-order from every root, carrying "inside a control or a clickable".
+    let mut stack: Vec<(NodeId, bool)> = (0..n as NodeId).filter(|&i| tree.node(i).parent.is_none()).map(|i| (i, false)).collect();
+    let mut seen = vec![false; n];
+    while let Some((id, covered)) = stack.pop() {
+        let i = id as usize;
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        let node = tree.node(id);
+        let delegating = node.props.listener && !node.props.pointer && node.children.iter().any(|&c| holds_candidate[c as usize]);
+        clickable[i] = candidate[i] && !covered && !holds_actionable[i] && !delegating;
+        let below = covered || actionable[i] || clickable[i];
+        stack.extend(node.children.iter().rev().map(|&c| (c, below)));
+    }
+    clickable
+}
+
+/// A node with a click fact that could be a control: not the document, not
+/// a frame, not a label (its click goes to its control, which has a ref).
+/// A listener alone counts only on an element with no role of its own (a
+/// `div`, a `span`, an icon): frameworks attach listeners to headings and
+/// table rows that a reader still reads as text, unless the page also shows
+/// a pointer over them.
+fn is_candidate(tree: &Tree, id: NodeId) -> bool {
+    let node = tree.node(id);
+    let plain = matches!(
+        node.role,
+        Role::Generic | Role::None | Role::Presentation | Role::Image | Role::Img | Role::Other(_)
+    );
+    (node.props.pointer || node.props.listener && plain)
+        && node.backend_id.is_some()
+        && !node.role.is_root()
+        && !matches!(node.role, Role::Iframe | Role::IframePresentational | Role::LabelText)
+}
+
+/// The role a clickable prints: its own when that says something (a column
+/// header, a list item, an image), else the hint `clickable`.
+pub fn hint(role: &Role) -> Role {
+    match role {
+        Role::Generic | Role::None | Role::Presentation | Role::StaticText | Role::Paragraph | Role::Group
+        | Role::Section | Role::LabelText | Role::Strong | Role::Emphasis | Role::Other(_) => Role::Clickable,
+        other => other.clone(),
+    }
+}
+
+pub const KEEP_CLICKABLE: Rule = Rule {
+    name: "keep-clickable",
+    why: "an element the page makes clickable (listener or its own pointer cursor) is a control, whatever its role",
+    visit: |v| v.is_clickable(v.id).then_some(Action::Keep),
+    leave: super::on_the_way_in_only,
+};
+
+#[cfg(test)]
+mod tests {
+    use crate::cdp::{ClickFact, FrameInput, SnapshotInput};
+    use crate::rules::testing::*;
+
+    fn with_clicks(nodes: Vec<crate::AxNode>, facts: &[(u32, bool, bool)]) -> String {
+        let clickables = facts
+            .iter()
+            .map(|&(id, pointer, listener)| ClickFact { backend_node_id: id as i64 + 100, pointer, listener })
+            .collect();
+        let input = SnapshotInput { frames: vec![FrameInput { key: "main".into(), nodes, clickables, ..FrameInput::default() }] };
+        let mut refs = crate::RefTable::new();
+        crate::snapshot(&input, &[], &crate::Options::default(), &mut refs).unwrap().text
+    }
+
+    #[test]
+    fn a_div_with_a_listener_gets_a_ref_and_the_hint() {
+        let t = with_clicks(
+            vec![root(&[2]), n(2, "generic", "", &[3]), n(3, "StaticText", "New card", &[])],
+            &[(2, false, true)],
+        );
+        assert_eq!(t, "page \"T\"\nclickable A0 New card\n");
+    }
+
+    #[test]
+    fn only_the_outermost_pointer_element() {
+        let t = with_clicks(
+            vec![root(&[2]), n(2, "generic", "", &[3, 4]), ignored(n(3, "none", "", &[5])), n(4, "StaticText", "Sort", &[]), n(5, "StaticText", "▾", &[])],
+            &[(2, true, false), (3, true, false)],
+        );
+        assert_eq!(t.matches(" A").count(), 1, "{t}");
+    }
+
+    #[test]
+    fn never_inside_or_around_a_control() {
+        let t = with_clicks(
+            vec![
+                root(&[2, 5]),
+                n(2, "button", "Go", &[3]),
+                n(3, "generic", "", &[4]),
+                n(4, "StaticText", "Go", &[]),
+                n(5, "generic", "", &[6, 7]),
+                n(6, "link", "Read", &[]),
+                n(7, "StaticText", "more", &[]),
+            ],
+            &[(3, true, false), (5, true, true)],
+        );
+        assert_eq!(t, "page \"T\"\nbutton \"Go\" A0\n[Read] A1 more\n");
+    }
+
+    #[test]
+    fn a_delegating_container_is_not_a_control() {
+        let t = with_clicks(
+            vec![root(&[2]), n(2, "generic", "", &[3, 5]), n(3, "generic", "", &[4]), n(4, "StaticText", "Undo", &[]), n(5, "StaticText", "Ready", &[])],
+            &[(2, false, true), (3, true, false)],
+        );
+        assert_eq!(t, "page \"T\"\nclickable A0 Undo\nReady\n");
+    }
+
+    #[test]
+    fn a_listening_heading_or_label_is_text() {
+        let t = with_clicks(
+            vec![root(&[2, 4]), prop(n(2, "heading", "Orders", &[3]), "level", serde_json::json!(1)), n(3, "StaticText", "Orders", &[]), n(4, "LabelText", "", &[5]), n(5, "StaticText", "Room", &[])],
+            &[(2, false, true), (4, true, true)],
+        );
+        assert_eq!(t, "page \"T\"\n# Orders\nRoom\n");
+    }
+
+    #[test]
+    fn a_column_header_keeps_its_role() {
+        assert_eq!(super::hint(&crate::role::Role::ColumnHeader), crate::role::Role::ColumnHeader);
+        assert_eq!(super::hint(&crate::role::Role::Generic), crate::role::Role::Clickable);
+    }
+}

@@ -1,0 +1,115 @@
+// Facts about elements the page makes clickable without an interactive role,
+// for the core to decide which get refs (crates/axsnap-core/src/rules/
+// clickable.rs): nothing here judges an element.
+//
+// Per debugger session (the tab, and each out-of-process frame), two calls
+// for the whole document, whatever its size: DOMSnapshot.captureSnapshot
+// with the computed `cursor` of every box (an element whose cursor is
+// `pointer` while its parent's is not set it itself), and
+// DOMDebugger.getEventListeners over the document, shadow roots and
+// same-process frames included (`click`, `mousedown`, `pointerdown`). Only
+// elements with a box of some size are reported: what cannot be seen
+// cannot be clicked. `<html>` and `<body>` never are: a listener there is
+// the page's, not a control's.
+
+import { send } from './cdp.js';
+
+const CLICK_EVENTS = new Set(['click', 'mousedown', 'pointerdown']);
+const ELEMENT = 1;
+const DOCUMENT_ELEMENTS = new Set(['HTML', 'BODY']);
+
+/**
+ * One document of a DOMSnapshot: its elements with a box, by backend id, and
+ * whether each set `cursor: pointer` itself.
+ * @param {any} doc  @param {string[]} strings
+ * @returns {{frameId:string, boxed: Map<number, boolean>}}  backend id → pointer
+ */
+export function readDocument(doc, strings) {
+  const { parentIndex, nodeType, nodeName, backendNodeId } = doc.nodes;
+  /** node index → cursor of its box */
+  const cursor = new Map();
+  /** node index → box has some size */
+  const sized = new Map();
+  doc.layout.nodeIndex.forEach((ni, li) => {
+    const style = doc.layout.styles[li];
+    cursor.set(ni, style && style.length ? strings[style[0]] : '');
+    const b = doc.layout.bounds[li];
+    if (b && b[2] > 0 && b[3] > 0) sized.set(ni, true);
+  });
+  // The cursor a node would inherit: its nearest ancestor with a box (a
+  // shadow root or a display:contents element has none).
+  const inherited = (i) => {
+    for (let p = parentIndex[i]; p !== undefined && p >= 0; p = parentIndex[p]) {
+      if (cursor.has(p)) return cursor.get(p);
+    }
+    return '';
+  };
+  const boxed = new Map();
+  for (const ni of sized.keys()) {
+    if (nodeType[ni] !== ELEMENT || DOCUMENT_ELEMENTS.has(strings[nodeName[ni]])) continue;
+    boxed.set(backendNodeId[ni], cursor.get(ni) === 'pointer' && inherited(ni) !== 'pointer');
+  }
+  return { frameId: strings[doc.frameId], boxed };
+}
+
+/**
+ * The facts of one session's documents, per frame.
+ * @param {{documents:any[], strings:string[]}} snap  a DOMSnapshot.captureSnapshot answer
+ * @param {number[]} listening  backend ids of elements with a click listener
+ * @returns {Map<string, Array<{backendNodeId:number, pointer:boolean, listener:boolean}>>}
+ */
+export function clickFacts(snap, listening) {
+  const listens = new Set(listening);
+  const out = new Map();
+  for (const doc of snap.documents) {
+    const { frameId, boxed } = readDocument(doc, snap.strings);
+    const facts = [];
+    for (const [backendNodeId, pointer] of boxed) {
+      const listener = listens.has(backendNodeId);
+      if (pointer || listener) facts.push({ backendNodeId, pointer, listener });
+    }
+    out.set(frameId, facts);
+  }
+  return out;
+}
+
+let groups = 0;
+
+/** Backend ids of the elements of a session's documents that listen for clicks. */
+async function listeners(tabId, session) {
+  const objectGroup = `axsnap-clicks-${++groups}`;
+  try {
+    const { result } = await send(tabId, session, 'Runtime.evaluate', { expression: 'document', objectGroup });
+    const { listeners: list } = await send(tabId, session, 'DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
+    return list.filter((l) => CLICK_EVENTS.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId);
+  } finally {
+    send(tabId, session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
+}
+
+/**
+ * Adds `clickables` to each frame read. A session whose documents cannot be
+ * read leaves its frames without: the snapshot then has what the tree gives.
+ * @param {number} tabId
+ * @param {Array<{key:string, clickables?:any[]}>} frames
+ * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
+ */
+export async function collectClickables(tabId, frames, frameSessions) {
+  const sessions = [...new Set(frames.map((f) => frameSessions[f.key] || undefined))];
+  const perSession = await Promise.all(sessions.map(async (session) => {
+    try {
+      const [snap, listening] = await Promise.all([
+        send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor'] }),
+        listeners(tabId, session).catch(() => []),
+      ]);
+      return clickFacts(snap, listening);
+    } catch {
+      return new Map();
+    }
+  }));
+  const byFrame = new Map(perSession.flatMap((m) => [...m]));
+  for (const f of frames) {
+    const facts = byFrame.get(f.key);
+    if (facts && facts.length) f.clickables = facts;
+  }
+}
