@@ -196,8 +196,13 @@ async function holdsHit(t, hit) {
   try {
     return await callOn(t, function (other) {
       for (let n = other; n; n = n.parentNode || n.host) if (n === this) return true;
-      if (other && other.control === this) return true;
+      // A press anywhere in a label reaches its control (a web component's
+      // native input is often hidden under the label's drawing of it).
+      for (let n = other; n; n = n.parentNode || n.host) if (n.tagName === 'LABEL' && n.control === this) return true;
       for (let n = this; n; n = n.parentNode || n.host) if (n.tagName === 'LABEL' && n === other) return true;
+      // Hit-testing may stop at a web component's host; the press goes on
+      // into its shadow tree, to the target there.
+      for (let n = this; n; n = n.parentNode || n.host) if (n.host === other) return true;
       return false;
     }, [{ objectId: object.objectId }]);
   } finally {

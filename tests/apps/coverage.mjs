@@ -1,7 +1,8 @@
 // How well a set of refs covers what an app's author marked interactive
 // (`data-act`): every marked element shown on screen must hold a ref (on
-// itself or inside it, shadow trees included); a ref outside every marked
-// element is an extra. Read through a CDP session of the test's own.
+// itself or inside it, shadow trees included), or sit alone inside one (a
+// mark on a menu item's label); any other ref is an extra. Read through a
+// CDP session of the test's own.
 
 /** Every shown element marked `data-act`, shadow trees included: their marks. */
 function shownMarks() {
@@ -21,12 +22,24 @@ function shownMarks() {
   return out;
 }
 
-/** @this {Node} The mark of the nearest marked element holding this node (composed tree), or null. */
+/**
+ * @this {Element} The mark of the nearest marked element holding this node
+ * (composed tree), else the one mark inside it, else null.
+ */
 function markAround() {
   for (let n = this; n; n = n.parentNode || n.host) {
     if (n.nodeType === 1 && n.hasAttribute('data-act')) return n.getAttribute('data-act');
   }
-  return null;
+  const inside = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.hasAttribute('data-act')) inside.push(el.getAttribute('data-act'));
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  if (this.nodeType === 1) walk(this);
+  if (this.shadowRoot) walk(this.shadowRoot);
+  return inside.length === 1 ? inside[0] : null;
 }
 
 /**

@@ -107,7 +107,8 @@ fn explain_lists_the_rules_that_decided() {
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), axsnap_core::rules::RULES.len(), "one line per rule: {err}");
     assert_eq!(lines[0], "      0  drop-inline-text-boxes: an InlineTextBox is a layout slice of its parent StaticText, which carries the same text");
-    assert!(lines[1].starts_with("      1  keep-actionable: "), "{err}");
+    assert!(lines[1].starts_with("      0  keep-clickable: "), "{err}");
+    assert!(lines[2].starts_with("      1  keep-actionable: "), "{err}");
 }
 
 #[test]

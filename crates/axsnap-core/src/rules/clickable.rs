@@ -38,14 +38,18 @@ pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
         let node = tree.node(id);
         let delegating = node.props.listener && !node.props.pointer && node.children.iter().any(|&c| holds_candidate[c as usize]);
         clickable[i] = candidate[i] && !covered && !holds_actionable[i] && !delegating;
-        let below = covered || actionable[i] || clickable[i];
+        // A focusable container of controls (a popup with tabindex=-1) is
+        // not itself the target: what is inside it still may be.
+        let container = !node.role.is_control() && !node.props.editable && node.children.iter().any(|&c| holds_actionable[c as usize]);
+        let below = covered || clickable[i] || actionable[i] && !container;
         stack.extend(node.children.iter().rev().map(|&c| (c, below)));
     }
     clickable
 }
 
 /// A node with a click fact that could be a control: not the document, not
-/// a frame, not a label (its click goes to its control, which has a ref).
+/// a frame, not a label (its click goes to its control, which has a ref),
+/// not hidden.
 /// A listener alone counts only on an element with no role of its own (a
 /// `div`, a `span`, an icon): frameworks attach listeners to headings and
 /// table rows that a reader still reads as text, unless the page also shows
@@ -60,6 +64,9 @@ fn is_candidate(tree: &Tree, id: NodeId) -> bool {
         && node.backend_id.is_some()
         && !node.role.is_root()
         && !matches!(node.role, Role::Iframe | Role::IframePresentational | Role::LabelText)
+        // Hidden from everyone (aria-hidden, behind a modal) unless its
+        // content is shown: a plain span Chrome leaves out holds shown text.
+        && (!node.ignored || node.children.iter().any(|&c| !tree.node(c).ignored))
 }
 
 /// The role a clickable prints: its own when that says something (a column
@@ -145,6 +152,23 @@ mod tests {
             &[(2, false, true), (4, true, true)],
         );
         assert_eq!(t, "page \"T\"\n# Orders\nRoom\n");
+    }
+
+    #[test]
+    fn hidden_behind_a_modal_or_inside_a_popup() {
+        let t = with_clicks(
+            vec![
+                root(&[2, 4]),
+                ignored(n(2, "generic", "", &[3])),
+                ignored(n(3, "StaticText", "Behind", &[])),
+                prop(n(4, "generic", "", &[5, 7]), "focusable", serde_json::json!(true)),
+                n(5, "generic", "", &[6]),
+                n(6, "StaticText", "15", &[]),
+                n(7, "button", "Next month", &[]),
+            ],
+            &[(2, true, false), (5, true, false)],
+        );
+        assert_eq!(t, "page \"T\"\ngeneric A0\n clickable A1 15\n button \"Next month\" A2\n");
     }
 
     #[test]
