@@ -50,16 +50,20 @@ function refFrom(text, needle) {
   }
   throw new Error(`no ref after ${needle}`);
 }
-/** Snapshots until `gone` no longer matches (a popup closing with an animation), at most 3 s. */
-async function snapWithout(gone) {
+/**
+ * Snapshots until `ready` holds for the text, at most 3 s, as an agent
+ * looks again while a popup opens or closes with an animation.
+ */
+async function snapUntil(ready, what) {
   let res;
   for (let i = 0; i < 30; i++) {
     res = await snap();
-    if (!gone.test(res.text)) return res;
+    if (ready(res.text)) return res;
     await page.waitForTimeout(100);
   }
-  assert.fail(`still there after 3 s: ${gone}\n${res.text}`);
+  assert.fail(`not after 3 s: ${what}\n${res.text}`);
 }
+const snapWithout = (gone) => snapUntil((t) => !gone.test(t), `${gone} gone`);
 const refsIn = (text) => [...new Set(text.match(/\bA\d+\b/g) || [])];
 
 /**
@@ -138,10 +142,10 @@ test('antd: pick a date in the calendar, sort the table, export from a dropdown,
   await open('antd');
   let { text } = await snap();
   await act(refOf(text, 'textbox "Delivery date"'), 'click');
-  ({ text } = await check('antd'));
-  const row = text.split('\n').find((l) => /\| 15 A\d+ \|/.test(l));
-  assert.ok(row, `the calendar's days have refs:\n${text}`);
-  await act(row.match(/\| 15 (A\d+) \|/)[1], 'click');
+  const day = /\| 15 (A\d+)[^|]*\|/;
+  ({ text } = await snapUntil((t) => day.test(t), 'the calendar\'s days have refs'));
+  await check('antd');
+  await act(text.match(day)[1], 'click');
   assert.match(await page.inputValue('input[placeholder="Delivery date"]'), /^\d{4}-\d\d-15$/);
   ({ text } = await snap());
   await act(refOf(text, 'Total A'), 'click');
