@@ -91,11 +91,14 @@ async function listeners(tabId, session) {
  * Adds `clickables` to each frame read. A session whose documents cannot be
  * read leaves its frames without: the snapshot then has what the tree gives.
  * @param {number} tabId
- * @param {Array<{key:string, clickables?:any[]}>} frames
+ * @param {Array<{key:string, partial?:boolean, clickables?:any[]}>} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
  */
 export async function collectClickables(tabId, frames, frameSessions) {
-  const sessions = [...new Set(frames.map((f) => frameSessions[f.key] || undefined))];
+  // A very large frame is read as a window (frames.js): a snapshot of its
+  // whole DOM would cost what the window saves, so its session gets none.
+  const huge = new Set(frames.filter((f) => f.partial).map((f) => frameSessions[f.key] || undefined));
+  const sessions = [...new Set(frames.map((f) => frameSessions[f.key] || undefined))].filter((s) => !huge.has(s));
   const perSession = await Promise.all(sessions.map(async (session) => {
     try {
       const [snap, listening] = await Promise.all([
