@@ -120,6 +120,9 @@ test('mui: choose an account menu item, a room, a city from options loaded as yo
   await act(refOf(text, 'My bookings'), 'click');
   assert.equal(await page.textContent('[role=status]'), 'My bookings opened');
   ({ text } = await snapWithout(/menuitem/));
+  // The menu's invisible backdrop stays until its fade-out ends (a sighted
+  // user's click there would close it too, not reach the field).
+  await page.waitForSelector('.MuiPopover-root', { state: 'detached' });
   await act(refOf(text, 'combobox "Room"'), 'click');
   ({ text } = await check('mui'));
   assert.doesNotMatch(text, /clickable/, 'the page behind the open menu is hidden from a sighted user too');
