@@ -1,6 +1,9 @@
 // Facts about elements the page makes clickable without an interactive role,
 // for the core to decide which get refs (crates/axsnap-core/src/rules/
-// clickable.rs): nothing here judges an element.
+// clickable.rs), and the positions long lists state (aria-rowcount,
+// aria-setsize, aria-rowindex, aria-posinset: Chrome's tree does not carry
+// them), for the core to say how much of a list is shown (extent.rs).
+// Nothing here judges an element.
 //
 // Per debugger session (the tab, and each out-of-process frame), two calls
 // for the whole document, whatever its size: DOMSnapshot.captureSnapshot
@@ -73,6 +76,34 @@ export function clickFacts(snap, listening) {
   return out;
 }
 
+const COUNTS = new Set(['aria-rowcount', 'aria-setsize']);
+const INDICES = new Set(['aria-rowindex', 'aria-posinset']);
+
+/**
+ * Where the items of a long list sit: every element of a DOMSnapshot
+ * document with `aria-rowcount` / `aria-setsize` (its `count`) or
+ * `aria-rowindex` / `aria-posinset` (its `index`), positive numbers only
+ * (`-1`, an unknown total, says nothing).
+ * @param {any} doc  @param {string[]} strings
+ * @returns {Array<{backendNodeId:number, count?:number, index?:number}>}
+ */
+export function readPositions(doc, strings) {
+  const out = [];
+  const { attributes, backendNodeId } = doc.nodes;
+  (attributes || []).forEach((list, i) => {
+    let fact = null;
+    for (let k = 0; list && k + 1 < list.length; k += 2) {
+      const name = strings[list[k]];
+      const key = COUNTS.has(name) ? 'count' : INDICES.has(name) ? 'index' : null;
+      if (!key) continue;
+      const v = Number.parseInt(strings[list[k + 1]], 10);
+      if (v > 0) (fact ||= { backendNodeId: backendNodeId[i] })[key] = v;
+    }
+    if (fact) out.push(fact);
+  });
+  return out;
+}
+
 let groups = 0;
 
 /** Backend ids of the elements of a session's documents that listen for clicks. */
@@ -88,8 +119,9 @@ async function listeners(tabId, session) {
 }
 
 /**
- * Adds `clickables` to each frame read. A session whose documents cannot be
- * read leaves its frames without: the snapshot then has what the tree gives.
+ * Adds `clickables` and `positions` to each frame read. A session whose
+ * documents cannot be read leaves its frames without: the snapshot then has
+ * what the tree gives.
  * @param {number} tabId
  * @param {Array<{key:string, partial?:boolean, clickables?:any[]}>} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
@@ -105,14 +137,18 @@ export async function collectClickables(tabId, frames, frameSessions) {
         send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor'] }),
         listeners(tabId, session).catch(() => []),
       ]);
-      return clickFacts(snap, listening);
+      const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], readPositions(d, snap.strings)]));
+      return { clicks: clickFacts(snap, listening), positions };
     } catch {
-      return new Map();
+      return { clicks: new Map(), positions: new Map() };
     }
   }));
-  const byFrame = new Map(perSession.flatMap((m) => [...m]));
+  const clicks = new Map(perSession.flatMap((m) => [...m.clicks]));
+  const positions = new Map(perSession.flatMap((m) => [...m.positions]));
   for (const f of frames) {
-    const facts = byFrame.get(f.key);
+    const facts = clicks.get(f.key);
     if (facts && facts.length) f.clickables = facts;
+    const places = positions.get(f.key);
+    if (places && places.length) f.positions = places;
   }
 }

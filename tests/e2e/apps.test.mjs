@@ -219,3 +219,38 @@ test('tiptap: type formatted text into a rich-text editor', async () => {
   await act(refOf(text, 'button "Save note"'), 'click');
   assert.equal(await page.textContent('#status'), 'Saved: <p>Meeting notes and <strong>decisions</strong></p>');
 });
+
+test('virtual: a grid of 10,000 rows says which it shows; scrolling by ref brings the next rows, refs of rows still shown stay', async () => {
+  await open('virtual');
+  let { text } = await snap();
+  assert.match(text, /\n *rows 1–\d+ of 10,001; scroll for more\n/, text);
+  const tenth = refOf(text, 'Open Order 00010');
+  await act(tenth, 'scroll', 320);
+  await page.waitForTimeout(200);
+  ({ text } = await snap());
+  assert.equal(refOf(text, 'Open Order 00010'), tenth, 'a row still in the DOM keeps its ref');
+  const shown = text.match(/rows 1, (\d+)–(\d+) of 10,001; scroll for more/);
+  assert.ok(shown && Number(shown[1]) > 2, `the next rows came:\n${text}`);
+  assert.ok(text.includes(`Open Order ${String(Number(shown[2]) - 1).padStart(5, '0')}`));
+});
+
+test('virtual: sort and filter the grid, scroll to row 5,000 and open it', async () => {
+  await open('virtual');
+  let { text } = await snap();
+  await act(refOf(text, 'button "Name"'), 'click');
+  await act(refOf(text, 'button "Name"'), 'click');
+  ({ text } = await snap());
+  assert.match(text, /Order 10000/, 'sorted by name, descending');
+  await act(refOf(text, 'textbox "Filter"'), 'fill', '50');
+  ({ text } = await snap());
+  const count = text.match(/rows 1–\d+ of ([\d,]+); scroll for more/);
+  assert.ok(count, `the filtered grid still holds more than it shows:\n${text}`);
+  for (let i = 0; i < 40 && !text.includes('Open Order 05000'); i++) {
+    const rows = [...text.matchAll(/button "Open Order \d+" (A\d+)/g)];
+    await act(rows.at(-1)[1], 'scroll', 300); // less than the grid's 400 px: no row is skipped
+    await page.waitForTimeout(100);
+    ({ text } = await snap());
+  }
+  await act(refOf(text, 'Open Order 05000'), 'click');
+  assert.equal(await page.textContent('#status'), 'Opened Order 05000');
+});

@@ -31,3 +31,10 @@ test('pointer set on an element itself counts, inherited does not; <body> never;
     { backendNodeId: 15, pointer: false, listener: true },
   ]);
 });
+
+test('positions: counts and indices from aria attributes, positive numbers only', async () => {
+  const { readPositions } = await import('../../extension/worker/clickables.js');
+  const strs = ['aria-rowcount', '10001', 'aria-rowindex', '7', 'aria-setsize', '-1', 'class', 'x'];
+  const doc = { nodes: { backendNodeId: [1, 2, 3, 4], attributes: [[0, 1], [2, 3, 6, 7], [4, 5], []] } };
+  assert.deepEqual(readPositions(doc, strs), [{ backendNodeId: 1, count: 10001 }, { backendNodeId: 2, index: 7 }]);
+});

@@ -269,6 +269,23 @@ pub struct FrameInput {
     /// extension read them from the DOM (see [`ClickFact`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub clickables: Vec<ClickFact>,
+    /// Where the items of long lists sit, as the DOM says (see [`PositionFact`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<PositionFact>,
+}
+
+/// A long list's size and an item's place in it, from the DOM: `count` is
+/// `aria-rowcount` or `aria-setsize`, `index` is `aria-rowindex` or
+/// `aria-posinset` (Chrome's tree does not carry them).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PositionFact {
+    #[serde(default, rename = "backendNodeId")]
+    pub backend_node_id: i64,
+    #[serde(default)]
+    pub count: Option<u64>,
+    #[serde(default)]
+    pub index: Option<u64>,
 }
 
 /// What the DOM says of an element an accessibility tree may not call a

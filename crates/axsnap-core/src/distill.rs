@@ -239,6 +239,9 @@ impl<'a> Distiller<'a> {
             }
             fold_echoed_headings(tree, &mut children);
             fold_twin_links(tree, &mut children);
+            if let Some(note) = crate::extent::note(tree, id) {
+                children.extend([Out::Break, Out::Text(note, id), Out::Break]);
+            }
         }
         let visible_children = children.iter().filter(|c| !is_blank(c)).count();
         if secret.is_none() {

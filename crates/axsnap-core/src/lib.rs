@@ -12,6 +12,7 @@ pub mod cdp;
 pub mod diff;
 pub mod distill;
 pub mod error;
+pub mod extent;
 pub mod lines;
 pub mod options;
 pub mod refs;

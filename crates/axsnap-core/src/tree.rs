@@ -44,6 +44,10 @@ pub struct Props {
     pub pointer: bool,
     /// The element listens for clicks (a DOM fact, not the tree's).
     pub listener: bool,
+    /// `aria-rowcount` / `aria-setsize` (a DOM fact, not the tree's).
+    pub set_count: Option<u64>,
+    /// `aria-rowindex` / `aria-posinset` (a DOM fact, not the tree's).
+    pub set_index: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -117,6 +121,8 @@ impl Tree {
             bases.push(base);
             let clicks: HashMap<i64, &crate::cdp::ClickFact> =
                 frame.clickables.iter().map(|c| (c.backend_node_id, c)).collect();
+            let positions: HashMap<i64, &crate::cdp::PositionFact> =
+                frame.positions.iter().map(|p| (p.backend_node_id, p)).collect();
             for (i, raw) in frame.nodes.iter().enumerate() {
                 // A repeated id keeps its first node; later copies stay unreachable.
                 map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId);
@@ -124,6 +130,10 @@ impl Tree {
                 if let Some(c) = raw.backend_dom_node_id.and_then(|b| clicks.get(&b)) {
                     node.props.pointer = c.pointer;
                     node.props.listener = c.listener;
+                }
+                if let Some(p) = raw.backend_dom_node_id.and_then(|b| positions.get(&b)) {
+                    node.props.set_count = p.count;
+                    node.props.set_index = p.index;
                 }
                 tree.nodes.push(node);
                 for p in raw.properties.iter().filter(|p| matches!(p.name.as_str(), "labelledby" | "describedby")) {
