@@ -89,7 +89,7 @@ fn thousands(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::cdp::{FrameInput, PositionFact, SnapshotInput};
+    use crate::cdp::{FrameInput, PositionFact};
     use crate::rules::testing::*;
 
     fn with_positions(nodes: Vec<crate::AxNode>, facts: &[(u32, Option<u64>, Option<u64>)]) -> String {
@@ -97,9 +97,7 @@ mod tests {
             .iter()
             .map(|&(id, count, index)| PositionFact { backend_node_id: id as i64 + 100, count, index })
             .collect();
-        let input = SnapshotInput { frames: vec![FrameInput { key: "main".into(), nodes, positions, ..FrameInput::default() }] };
-        let mut refs = crate::RefTable::new();
-        crate::snapshot(&input, &[], &crate::Options::default(), &mut refs).unwrap().text
+        text_of_frame(FrameInput { key: "main".into(), nodes, positions, ..FrameInput::default() })
     }
 
     #[test]

@@ -88,7 +88,7 @@ pub const KEEP_CLICKABLE: Rule = Rule {
 
 #[cfg(test)]
 mod tests {
-    use crate::cdp::{ClickFact, FrameInput, SnapshotInput};
+    use crate::cdp::{ClickFact, FrameInput};
     use crate::rules::testing::*;
 
     fn with_clicks(nodes: Vec<crate::AxNode>, facts: &[(u32, bool, bool)]) -> String {
@@ -96,9 +96,7 @@ mod tests {
             .iter()
             .map(|&(id, pointer, listener)| ClickFact { backend_node_id: id as i64 + 100, pointer, listener })
             .collect();
-        let input = SnapshotInput { frames: vec![FrameInput { key: "main".into(), nodes, clickables, ..FrameInput::default() }] };
-        let mut refs = crate::RefTable::new();
-        crate::snapshot(&input, &[], &crate::Options::default(), &mut refs).unwrap().text
+        text_of_frame(FrameInput { key: "main".into(), nodes, clickables, ..FrameInput::default() })
     }
 
     #[test]

@@ -172,6 +172,12 @@ pub(crate) mod testing {
         crate::snapshot(&page(nodes), &[], &crate::Options::default(), &mut refs).unwrap().text
     }
 
+    /// Full-mode text of one frame given whole (its DOM facts too).
+    pub fn text_of_frame(frame: FrameInput) -> String {
+        let mut refs = crate::RefTable::new();
+        crate::snapshot(&SnapshotInput { frames: vec![frame] }, &[], &crate::Options::default(), &mut refs).unwrap().text
+    }
+
     pub fn text_with(nodes: Vec<AxNode>, options: crate::Options) -> String {
         let mut refs = crate::RefTable::new();
         crate::snapshot(&page(nodes), &[], &options, &mut refs).unwrap().text
