@@ -123,7 +123,7 @@ async function listeners(tabId, session) {
  * documents cannot be read leaves its frames without: the snapshot then has
  * what the tree gives.
  * @param {number} tabId
- * @param {Array<{key:string, partial?:boolean, clickables?:any[]}>} frames
+ * @param {Array<{key:string, partial?:boolean, clickables?:any[], positions?:any[]}>} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
  */
 export async function collectClickables(tabId, frames, frameSessions) {
