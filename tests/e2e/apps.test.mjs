@@ -160,7 +160,8 @@ test('antd: pick a date in the calendar, sort the table, export from a dropdown,
   ({ text } = await snap());
   await act(refOf(text, 'textbox "* Customer"'), 'fill', 'Ana');
   await act(refOf(text, 'combobox "Product"'), 'type', 'De');
-  ({ text } = await snap());
+  // The matching items drop down as they are found: look again until they are there.
+  ({ text } = await snapUntil((t) => /clickable (A\d+) Desk/.test(t), 'the matching products have refs'));
   // The listbox Chrome reads is antd's hidden copy for screen readers (its
   // options have no box); what a sighted user clicks is the drawn item.
   await act(text.match(/clickable (A\d+) Desk/)[1], 'click');
