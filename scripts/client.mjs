@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ROOT, run, step } from './lib.mjs';
+import { setup } from './setup.mjs';
 
 export const CLIENT = join(ROOT, 'packages/client');
 export const CLIENT_DIST = join(CLIENT, 'dist');
@@ -26,6 +27,7 @@ export function buildClient({ quiet = false } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  setup();
   step('building the client package (packages/client)');
   buildClient();
 }

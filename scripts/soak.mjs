@@ -1,7 +1,13 @@
 // The long lifecycle soak: `npm run soak [-- --calls N] [--seed S]` (default
 // 400 calls). Prints every call and a summary; exits non-zero on any failure.
 import { parseArgs } from 'node:util';
-import { soak } from '../tests/soak.mjs';
+import { setup } from './setup.mjs';
+import { build } from './build.mjs';
+
+// Like npm test, it installs and builds what it needs first (a fresh clone has neither).
+setup();
+build({ quiet: true });
+const { soak } = await import('../tests/soak.mjs');
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '400' }, seed: { type: 'string' }, quiet: { type: 'boolean', default: false } } });
 const { stats, failures } = await soak({

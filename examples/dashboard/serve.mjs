@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../tests/server.mjs';
 import { buildClient, CLIENT_DIST } from '../../scripts/client.mjs';
+import { setup } from '../../scripts/setup.mjs';
 
 export const DASHBOARD = dirname(fileURLToPath(import.meta.url));
 
@@ -18,6 +19,7 @@ export function serveDashboard(port = 0) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  setup();
   const i = process.argv.indexOf('--port');
   const server = await serveDashboard(i > 0 ? Number(process.argv[i + 1]) : 8080);
   console.log(`axsnap dashboard: ${server.url('/')} (Ctrl-C stops it)`);
