@@ -22,8 +22,10 @@ const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56
 const ACTIONABLE_ROLES = new Set(['link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem']);
 
+const SHARED_CORPUS = corpusDir() || resolve(ROOT, '../shared/corpus');
+
 function parseArgs(argv) {
-  const o = { quick: false, pages: null, peers: true, out: null, unseen: false, corpus: corpusDir() || resolve(ROOT, '../shared/corpus') };
+  const o = { quick: false, pages: null, peers: true, out: null, unseen: false, corpus: SHARED_CORPUS };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') o.quick = true;
@@ -38,7 +40,7 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const sharedCorpus = args.corpus === (corpusDir() || resolve(ROOT, '../shared/corpus'));
+const sharedCorpus = args.corpus === SHARED_CORPUS;
 setup();
 // The pages outside the corpus come from documentation on this machine.
 if (args.unseen) execFileSync(process.execPath, [join(ROOT, 'scripts/unseen-pages.mjs')], { stdio: 'inherit' });
