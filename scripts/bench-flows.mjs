@@ -11,12 +11,12 @@
 //
 //   npm run bench -- --flows [--flow name,name] [--no-peers] [--no-build: use the extension as built]
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setup } from './setup.mjs';
 import { build } from './build.mjs';
-import { ROOT, output } from './lib.mjs';
+import { ROOT, output, writeBenchmarkBlock } from './lib.mjs';
 
 const argv = process.argv.slice(2).filter((a) => a !== '--flows');
 const only = argv.includes('--flow') ? argv[argv.indexOf('--flow') + 1].split(',') : null;
@@ -277,12 +277,6 @@ const outDir = join(ROOT, 'bench/out');
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'flows.json'), JSON.stringify(results, null, 1));
 if (!only) {
-  const file = join(ROOT, 'BENCHMARKS.md');
-  const begin = '<!-- flows:begin -->', end = '<!-- flows:end -->';
-  let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  if (!doc.includes(begin)) doc += `\n## Agent loops: \`npm run bench -- --flows\`\n\n${begin}\n${end}\n`;
-  doc = doc.replace(new RegExp(`${begin}[\\s\\S]*${end}`), `${begin}\n${report}\n${end}`);
-  writeFileSync(file, doc);
-  console.log('BENCHMARKS.md updated');
+  writeBenchmarkBlock('flows', '## Agent loops: `npm run bench -- --flows`', report);
 }
 process.exit(0);

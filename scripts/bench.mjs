@@ -6,6 +6,7 @@
 //
 //   npm run bench [-- --quick] [--pages name,name] [--no-peers] [--out DIR]
 //   npm run bench -- --flows [--flow name,name] [--no-peers]   the agent loops instead (bench-flows.mjs)
+//   npm run bench -- --apps [--app name,name] [--runs N] [--no-peers]   the fixture web apps instead (bench-apps.mjs)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +17,7 @@ import { ROOT, output } from './lib.mjs';
 import { corpusDir, textForAssistiveTechnology, textRecall, summarize, describeWorst, TEXT_RECALL_MIN, TEXT_RECALL_PAGE_MIN } from './fidelity.mjs';
 
 if (process.argv.includes('--flows')) await import('./bench-flows.mjs'); // it exits when done
+if (process.argv.includes('--apps')) await import('./bench-apps.mjs'); // it exits when done
 
 const BUDGET = 12000;
 const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];

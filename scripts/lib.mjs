@@ -1,6 +1,6 @@
 // Small helpers shared by the npm scripts: run a command, find a tool.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { homedir } from 'node:os';
@@ -33,3 +33,17 @@ export function step(msg) {
 
 export const CHROMIUM = process.env.AXSNAP_CHROMIUM || '/usr/bin/chromium';
 export const has = (p) => existsSync(p);
+
+/**
+ * Puts `report` between BENCHMARKS.md's `<!-- block:begin -->` and
+ * `<!-- block:end -->`, adding the block under `heading` when it is new.
+ */
+export function writeBenchmarkBlock(block, heading, report) {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const begin = `<!-- ${block}:begin -->`, end = `<!-- ${block}:end -->`;
+  let doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
+  if (!doc.includes(begin)) doc += `\n${heading}\n\n${begin}\n${end}\n`;
+  doc = doc.replace(new RegExp(`${begin}[\\s\\S]*${end}`), () => `${begin}\n${report}\n${end}`);
+  writeFileSync(file, doc);
+  console.log('BENCHMARKS.md updated');
+}
