@@ -162,6 +162,9 @@ test('antd: pick a date in the calendar, sort the table, export from a dropdown,
   await act(refOf(text, 'combobox "Product"'), 'type', 'De');
   // The matching items drop down as they are found: look again until they are there.
   ({ text } = await snapUntil((t) => /clickable (A\d+) Desk/.test(t), 'the matching products have refs'));
+  // Its input says autocomplete="new-password" only to keep saved logins away: a combobox, not a secret.
+  assert.match(text, /combobox "Product" A\d+ [^\n]*: De\n/);
+  assert.doesNotMatch(text, /secret=/);
   // The listbox Chrome reads is antd's hidden copy for screen readers (its
   // options have no box); what a sighted user clicks is the drawn item.
   await act(text.match(/clickable (A\d+) Desk/)[1], 'click');

@@ -3,7 +3,13 @@
 //!
 //! 1. What the page declares: `autocomplete` (`new-password`,
 //!    `current-password`, `one-time-code`, `cc-*` except the card holder's
-//!    name and the card type), then `type=password`.
+//!    name and the card type), then `type=password`. A password token on a
+//!    combobox that is not `type=password` (`role=combobox`,
+//!    `aria-autocomplete`, a `list`) is the anti-autofill habit of
+//!    component libraries (Ant Design's Select and AutoComplete), not a
+//!    declaration: the field is judged by the rules below, as if it had no
+//!    `autocomplete`. A password is never a combobox; a show-password toggle
+//!    that turns it into text keeps its reason by rule 2.
 //! 2. What the extension remembers: a field found secret earlier in the same
 //!    document stays secret whatever its type became (show-password toggles).
 //! 3. Masking by CSS: a computed `-webkit-text-security` other than `none`.
@@ -38,7 +44,10 @@ pub fn reason(facts: &FieldFacts, label: &str) -> Option<SecretReason> {
         return facts.reason.or(css_masked.then_some(SecretReason::Password));
     }
     let declared = [facts.attr("autocomplete"), facts.attr("x-autocompletetype"), facts.attr("autocompletetype")];
-    if let Some(r) = declared.iter().find_map(|a| from_autocomplete(a)) {
+    let anti_autofill = |r: &SecretReason| {
+        matches!(r, SecretReason::NewPassword | SecretReason::CurrentPassword) && ty != "password" && combobox(facts)
+    };
+    if let Some(r) = declared.iter().find_map(|a| from_autocomplete(a)).filter(|r| !anti_autofill(r)) {
         return Some(r);
     }
     if ty == "password" {
@@ -87,6 +96,15 @@ fn takes_text(tag: &str, ty: &str) -> bool {
         ),
         _ => false,
     }
+}
+
+/// Does the field pick from a list as it is typed in (a combobox)?
+fn combobox(facts: &FieldFacts) -> bool {
+    let role = facts.attr("role").to_ascii_lowercase();
+    let complete = facts.attr("aria-autocomplete").trim().to_ascii_lowercase();
+    role.split_whitespace().any(|r| r == "combobox")
+        || matches!(complete.as_str(), "list" | "both" | "inline")
+        || !facts.attr("list").trim().is_empty()
 }
 
 fn from_autocomplete(value: &str) -> Option<SecretReason> {
@@ -437,6 +455,25 @@ mod tests {
         assert_eq!(with(&[], "Library card number"), None);
         assert_eq!(with(&[("inputmode", "numeric")], "Date of birth (DD/MM/YY)"), None);
         assert_eq!(reason(&facts("textarea", &[("name", "message")]), "Gift card message"), None);
+    }
+
+    #[test]
+    fn a_password_token_on_a_combobox_is_anti_autofill_not_a_secret() {
+        // Ant Design's Select: a search input that pickers mark new-password so browsers offer no saved logins.
+        let antd = [("type", "search"), ("role", "combobox"), ("aria-autocomplete", "list"), ("autocomplete", "new-password")];
+        assert_eq!(input(&antd), None);
+        assert_eq!(input(&[("type", "text"), ("aria-autocomplete", "both"), ("autocomplete", "current-password")]), None);
+        assert_eq!(input(&[("list", "products"), ("autocomplete", "new-password")]), None);
+        // Still secret: a password field whatever it claims, and a combobox whose other facts say password.
+        assert_eq!(input(&[("type", "password"), ("role", "combobox"), ("autocomplete", "new-password")]), Some(NewPassword));
+        assert_eq!(input(&[("role", "combobox"), ("autocomplete", "new-password"), ("name", "password")]), Some(Password));
+        let mut remembered = facts("input", &[("type", "text"), ("role", "combobox"), ("autocomplete", "new-password")]);
+        remembered.reason = Some(NewPassword);
+        assert_eq!(reason(&remembered, ""), Some(NewPassword), "a toggled password field stays secret");
+        remembered.reason = None;
+        assert_eq!(reason(&remembered, "New password"), Some(Password));
+        // Without a list to pick from, the token is a declaration: a show-password field that starts shown.
+        assert_eq!(input(&[("type", "text"), ("autocomplete", "new-password")]), Some(NewPassword));
     }
 
     #[test]
