@@ -99,6 +99,8 @@ export interface SnapshotOptions {
   root?: string;
   /** answer with what changed since the previous snapshot of this tab (same document and options), or the full snapshot saying why; the answer's `diff` says which */
   diff?: boolean;
+  /** mark where the page leaves and enters the viewport with a line each time (`(below the fold)`, `(above the view)`, `(in view)`), in full snapshots too; capped snapshots always keep what is nearest the viewport */
+  viewport?: boolean;
 }
 
 export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";

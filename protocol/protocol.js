@@ -75,6 +75,7 @@ export const OPTIONS = {
   maxUrl: integer('clip link URLs longer than N characters (64 when the output is capped)', { default: 64 }),
   root: string('snapshot only the part of the page around a ref from an earlier snapshot', { maxLength: 16 }),
   diff: boolean('answer with what changed since the previous snapshot of this tab (same document and options), or the full snapshot saying why; the answer\'s `diff` says which'),
+  viewport: boolean('mark where the page leaves and enters the viewport with a line each time (`(below the fold)`, `(above the view)`, `(in view)`), in full snapshots too; capped snapshots always keep what is nearest the viewport'),
 };
 
 const scrollAmount = { anyOf: [{ enum: ['up', 'down'] }, { type: 'number', minimum: -1e6, maximum: 1e6 }] };

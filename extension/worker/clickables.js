@@ -104,6 +104,23 @@ export function readPositions(doc, strings) {
   return out;
 }
 
+/**
+ * The boxes of a DOMSnapshot document's elements, flat
+ * `[backendNodeId, x, y, width, height, …]` in document coordinates, for the
+ * core to tell what is on screen (viewport.rs).
+ * @param {any} doc  @param {string[]} strings
+ * @returns {number[]}
+ */
+export function readBoxes(doc, strings) {
+  const { nodeType, backendNodeId } = doc.nodes;
+  const out = [];
+  doc.layout.nodeIndex.forEach((ni, li) => {
+    const b = doc.layout.bounds[li];
+    if (nodeType[ni] === ELEMENT && b && b[2] > 0 && b[3] > 0) out.push(backendNodeId[ni], b[0], b[1], b[2], b[3]);
+  });
+  return out;
+}
+
 let groups = 0;
 
 /** Backend ids of the elements of a session's documents that listen for clicks. */
@@ -119,14 +136,20 @@ async function listeners(tabId, session) {
 }
 
 /**
- * Adds `clickables` and `positions` to each frame read. A session whose
- * documents cannot be read leaves its frames without: the snapshot then has
- * what the tree gives.
+ * Adds `clickables` and `positions` to each frame read, and with `boxes`
+ * the main frame's element `boxes` and `viewport` (the part of the document
+ * on screen, from the same snapshot and one Page.getLayoutMetrics). A
+ * session whose documents cannot be read leaves its frames without: the
+ * snapshot then has what the tree gives.
  * @param {number} tabId
- * @param {Array<{key:string, partial?:boolean, clickables?:any[], positions?:any[]}>} frames
+ * @param {Array<{key:string, parent?:string|null, partial?:boolean, clickables?:any[], positions?:any[], boxes?:number[], viewport?:any}>} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
+ * @param {{boxes?: boolean}} [want]
  */
-export async function collectClickables(tabId, frames, frameSessions) {
+export async function collectClickables(tabId, frames, frameSessions, want = {}) {
+  const main = frames.find((f) => !f.parent);
+  const layout = want.boxes && main && !main.partial && !frameSessions[main.key]
+    ? send(tabId, undefined, 'Page.getLayoutMetrics', {}).catch(() => null) : null;
   // A very large frame is read as a window (frames.js): a snapshot of its
   // whole DOM would cost what the window saves, so its session gets none.
   const huge = new Set(frames.filter((f) => f.partial).map((f) => frameSessions[f.key] || undefined));
@@ -138,11 +161,17 @@ export async function collectClickables(tabId, frames, frameSessions) {
         listeners(tabId, session).catch(() => []),
       ]);
       const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], readPositions(d, snap.strings)]));
+      const mainDoc = layout && !session ? snap.documents.find((d) => snap.strings[d.frameId] === main.key) : null;
+      if (mainDoc) main.boxes = readBoxes(mainDoc, snap.strings);
       return { clicks: clickFacts(snap, listening), positions };
     } catch {
       return { clicks: new Map(), positions: new Map() };
     }
   }));
+  const metrics = await layout;
+  const v = metrics && metrics.cssVisualViewport;
+  if (v && main.boxes) main.viewport = { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight };
+  else if (main) delete main.boxes;
   const clicks = new Map(perSession.flatMap((m) => [...m.clicks]));
   const positions = new Map(perSession.flatMap((m) => [...m.positions]));
   for (const f of frames) {

@@ -22,7 +22,10 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t1 = performance.now();
   const { frames, frameSessions, failed, partial } = await collectFrames(tabId, keep, rootElement(session, scope, options));
   const t2 = performance.now();
-  const clicks = collectClickables(tabId, frames, frameSessions).then(() => performance.now());
+  // Boxes only where the core uses them: a capped snapshot keeps what is near the viewport.
+  const capped = !(options && (options.full || options.maxChars === 0));
+  const boxes = capped || Boolean(options && options.viewport);
+  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }).then(() => performance.now());
   const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
   const t3 = performance.now();
   const tc = await clicks;

@@ -50,21 +50,47 @@ const RUN_KEEP: usize = 25;
 /// In capped output, a long run of same-shaped siblings (list items, table
 /// rows, links, elements of one role) keeps its first items and one line
 /// saying how many more there are and how many refs they hold, so the cap
-/// reaches the rest of the page. Nothing is collapsed silently. Returns how
-/// many lines it left out.
-pub fn collapse_runs(doc: &mut Lines) -> usize {
+/// reaches the rest of the page. Nothing is collapsed silently. With the
+/// lines' places on screen (`dist`, see [`crate::viewport`]), the items kept
+/// are those from the first one not above the viewport, and the run's
+/// items before them get a line of their own; `dist` is then updated to the
+/// lines kept. Returns how many lines it left out.
+pub fn collapse_runs(doc: &mut Lines, dist: &mut Option<Vec<f64>>) -> usize {
     let lines = std::mem::take(&mut doc.lines);
     let shapes: Vec<Option<Shape>> = lines.iter().map(|l| shape(&l.kind)).collect();
     let mut out = Vec::with_capacity(lines.len());
     let mut lines: Vec<Option<Line>> = lines.into_iter().map(Some).collect();
-    let collapsed = collapse_in(&mut lines, &shapes, 0, &mut out);
+    let mut places = Places { dist: dist.take().unwrap_or_default(), out: Vec::new() };
+    let collapsed = collapse_in(&mut lines, &shapes, 0, &mut out, &mut places);
+    if !places.dist.is_empty() {
+        *dist = Some(places.out);
+    }
     doc.lines = out;
     collapsed
 }
 
+/// The lines' distances from the viewport (empty: unknown), and those of the lines kept.
+struct Places {
+    dist: Vec<f64>,
+    out: Vec<f64>,
+}
+
+impl Places {
+    fn keep(&mut self, i: usize) {
+        if let Some(&d) = self.dist.get(i) {
+            self.out.push(d);
+        }
+    }
+
+    /// The first of `items` (indices from `base`) not above the viewport.
+    fn first_in_view(&self, base: usize, items: &[usize]) -> usize {
+        items.iter().position(|&k| self.dist.get(base + k).is_some_and(|&d| d >= 0.0)).unwrap_or(0)
+    }
+}
+
 /// Walks sibling items of `lines[from..]` (which start at one depth),
 /// collapsing long runs, and recurses into each kept item's deeper lines.
-fn collapse_in(lines: &mut [Option<Line>], shapes: &[Option<Shape>], base: usize, out: &mut Vec<Line>) -> usize {
+fn collapse_in(lines: &mut [Option<Line>], shapes: &[Option<Shape>], base: usize, out: &mut Vec<Line>, places: &mut Places) -> usize {
     let depth_of = |lines: &[Option<Line>], i: usize| lines[i].as_ref().map_or(0, |l| l.depth);
     let mut collapsed = 0;
     let mut i = 0;
@@ -77,24 +103,37 @@ fn collapse_in(lines: &mut [Option<Line>], shapes: &[Option<Shape>], base: usize
             items.push(j);
             j = item_end(lines, j);
         }
-        let keep_until = if items.len() > RUN_MAX { items[RUN_KEEP] } else { j };
-        let mut k = i;
+        let long = items.len() > RUN_MAX;
+        let first = if long { places.first_in_view(base, &items).saturating_sub(2).min(items.len() - RUN_KEEP) } else { 0 };
+        let keep_from = items[first];
+        let keep_until = if long { items.get(first + RUN_KEEP).copied().unwrap_or(j) } else { j };
+        if keep_from > i {
+            collapsed += say_run(&lines[i..keep_from], depth, first, " above the view", out);
+            places.keep(base + i);
+        }
+        let mut k = keep_from;
         while k < keep_until {
             let end = item_end(lines, k);
+            places.keep(base + k);
             out.extend(lines[k].take());
-            collapsed += collapse_in(&mut lines[k + 1..end], shapes, base + k + 1, out);
+            collapsed += collapse_in(&mut lines[k + 1..end], shapes, base + k + 1, out, places);
             k = end;
         }
         if keep_until < j {
-            let more = items.len() - RUN_KEEP;
-            let (hidden, refs) = sum_stands_for(lines[keep_until..j].iter().flatten());
-            collapsed += j - keep_until;
-            let text = format!("… {more} more like these ({refs} refs) not shown: ask for the full snapshot to see them");
-            out.push(Line::note(depth, hidden, refs, text));
+            collapsed += say_run(&lines[keep_until..j], depth, items.len() - first - RUN_KEEP, "", out);
+            places.keep(base + keep_until);
         }
         i = j;
     }
     collapsed
+}
+
+/// One line for the `more` items of a run left out; returns how many lines they were.
+fn say_run(run: &[Option<Line>], depth: usize, more: usize, place: &str, out: &mut Vec<Line>) -> usize {
+    let (hidden, refs) = sum_stands_for(run.iter().flatten());
+    let text = format!("… {more} more like these{place} ({refs} refs) not shown: ask for the full snapshot to see them");
+    out.push(Line::note(depth, hidden, refs, text));
+    run.len()
 }
 
 /// What some lines stand for in the full snapshot: lines, refs.
@@ -212,6 +251,133 @@ pub fn fit(doc: &mut Lines, format: Format, max: Option<usize>) -> usize {
     omitted
 }
 
+/// The character cap when the lines' places on screen are known (`dist`:
+/// per line, 0 in view, negative above, positive below; see
+/// [`crate::viewport`]): keeps the lines nearest the viewport (below before
+/// above at the same distance: reading goes down), with every line that
+/// holds them, and says in one note per run of lines left out how many
+/// lines, links and refs it held and where they are (`… 12 more links below
+/// the fold (31 lines with 14 refs)`). The run at the end gets the cut note.
+/// When everything fits, or nothing is known, this is [`fit`].
+pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) -> usize {
+    let n = doc.lines.len();
+    let sizes: Vec<usize> = doc.lines.iter().map(|l| print::fixed_size(format, doc, l)).collect();
+    let slots: Vec<Vec<usize>> = doc.lines.iter().map(|l| l.urls().collect()).collect();
+    let url_chars: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
+    let whole = sizes.iter().sum::<usize>() + Plan::new(&slots, &url_chars).size(&slots, &url_chars) + print::frame_size(format);
+    if dist.len() != n || whole <= max {
+        return fit(doc, format, Some(max));
+    }
+    // need[i]: the first step of the order at which line i is kept (itself or a line inside it).
+    let key = |i: usize| if dist[i] < 0.0 { -dist[i] * 1.5 } else { dist[i] };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+    let mut need = vec![0usize; n];
+    for (pos, &i) in order.iter().enumerate() {
+        need[i] = pos;
+    }
+    let mut stack: Vec<usize> = Vec::new();
+    let mut parent = vec![None; n];
+    for i in 0..n {
+        while stack.last().is_some_and(|&t| doc.lines[t].depth >= doc.lines[i].depth) {
+            stack.pop();
+        }
+        parent[i] = stack.last().copied();
+        stack.push(i);
+    }
+    for i in (0..n).rev() {
+        if let Some(p) = parent[i] {
+            need[p] = need[p].min(need[i]);
+        }
+    }
+    need[0] = 0;
+    let runs = |k: usize| {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < n {
+            if need[i] < k {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < n && need[i] >= k {
+                i += 1;
+            }
+            out.push(start..i);
+        }
+        out
+    };
+    // A note costs its depth and about this many characters.
+    const GAP_NOTE: usize = 72;
+    let size = |k: usize| {
+        let kept: Vec<usize> = (0..n).filter(|&i| need[i] < k).collect();
+        let kept_slots: Vec<Vec<usize>> = kept.iter().map(|&i| slots[i].clone()).collect();
+        let notes: usize = runs(k).iter().map(|r| doc.lines[r.start].depth + GAP_NOTE).sum();
+        kept.iter().map(|&i| sizes[i]).sum::<usize>() + Plan::new(&kept_slots, &url_chars).size(&kept_slots, &url_chars) + notes + print::frame_size(format)
+    };
+    let budget = max.saturating_sub(NOTE_ROOM);
+    let (mut lo, mut hi) = (1, n);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if size(mid) <= budget {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    let lines = std::mem::take(&mut doc.lines);
+    let gaps = runs(lo);
+    let mut omitted = 0;
+    let mut out = Vec::with_capacity(n);
+    let mut kept_slots = Vec::new();
+    let mut next_gap = gaps.iter().peekable();
+    let mut lines: Vec<Option<Line>> = lines.into_iter().map(Some).collect();
+    let mut i = 0;
+    while i < n {
+        let Some(gap) = next_gap.next_if(|g| g.start == i) else {
+            kept_slots.push(slots[i].clone());
+            out.extend(lines[i].take());
+            i += 1;
+            continue;
+        };
+        let run: Vec<Line> = lines[gap.clone()].iter_mut().filter_map(Option::take).collect();
+        let (hidden, refs) = sum_stands_for(run.iter());
+        omitted += run.iter().filter(|l| !matches!(l.kind, Kind::Note { .. })).count();
+        let links = run.iter().filter(|l| is_link(&l.kind)).count();
+        let sides: Vec<_> = gap.clone().map(|j| crate::viewport::side(dist[j])).collect();
+        let side = sides.iter().all(|s| *s == sides[0]).then_some(sides[0]);
+        let place = crate::viewport::where_(side);
+        let depth = run[0].depth;
+        let text = if gap.end == n {
+            let links = if links > 0 { format!(", {links} of them links") } else { String::new() };
+            format!("… cut at {max} chars: {hidden} more lines with {refs} refs {place}{links}. Scroll, or ask for the full snapshot or a subtree by ref.")
+        } else if links > 0 {
+            format!("… {links} more links {place} ({hidden} lines with {refs} refs)")
+        } else {
+            format!("… {hidden} more lines {place} ({refs} refs)")
+        };
+        out.push(Line::note(if gap.end == n { 0 } else { depth }, hidden, refs, text));
+        kept_slots.push(Vec::new());
+        i = gap.end;
+    }
+    let chosen = Plan::new(&kept_slots, &url_chars);
+    for &u in &chosen.order {
+        let text = format!("[{}]: {}", chosen.number[u], doc.urls[u]);
+        out.push(Line::segments(0, Kind::Reference, vec![Segment::Text(text)]));
+    }
+    doc.references = chosen.number;
+    doc.lines = out;
+    omitted
+}
+
+fn is_link(kind: &Kind) -> bool {
+    match kind {
+        Kind::Link { .. } => true,
+        Kind::ListItem { first: Some(f), .. } => matches!(**f, Kind::Link { .. }),
+        _ => false,
+    }
+}
+
 /// Which URLs of some lines are printed as references, numbered in order of
 /// first use, only where a reference is shorter than the URLs inline.
 struct Plan {
@@ -314,6 +480,40 @@ mod tests {
     }
 
     #[test]
+    fn a_cap_with_places_keeps_what_is_in_view_and_says_what_lies_outside() {
+        // 100 buttons, 20 px apart; the viewport shows buttons 50 to 59.
+        let mut lines = vec![line(0, Kind::Page, "page", &[])];
+        lines.extend((0..100).map(|i| {
+            let mut b = button(i);
+            b.depth = 1;
+            b
+        }));
+        let dist: Vec<f64> = std::iter::once(0.0).chain((0..100).map(|i| if i < 50 { -20.0 * (50 - i) as f64 } else if i < 60 { 0.0 } else { 20.0 * (i - 59) as f64 })).collect();
+        let mut d = doc(lines, &[]);
+        let omitted = fit_near_view(&mut d, Format::Text, 600, &dist);
+        let text = printed(&d);
+        assert!(text.iter().map(|l| l.chars().count() + 1).sum::<usize>() <= 600, "{text:?}");
+        for i in 50..60 {
+            assert!(text.contains(&format!(" button \"b{i}\" A{i}")), "{text:?}");
+        }
+        assert!(text[1].starts_with(" … ") && text[1].contains("above the view"), "{text:?}");
+        let last = text.last().unwrap();
+        assert!(last.starts_with("… cut at 600 chars: ") && last.contains("below the fold"), "{last}");
+        // Every left-out line and ref is counted once.
+        let (lines_said, refs_said) = sum_stands_for(d.lines.iter().filter(|l| matches!(l.kind, Kind::Note { .. })));
+        assert_eq!((lines_said, refs_said), (omitted, omitted));
+        assert_eq!(d.refs().count() + omitted, 100);
+    }
+
+    #[test]
+    fn a_cap_with_places_on_a_page_that_fits_is_the_plain_cap() {
+        let mut d = doc((0..5).map(button).collect(), &[]);
+        let before = d.lines.clone();
+        assert_eq!(fit_near_view(&mut d, Format::Text, 1000, &[0.0, 0.0, 10.0, 20.0, 30.0]), 0);
+        assert_eq!(d.lines, before);
+    }
+
+    #[test]
     fn text_under_the_cap_is_untouched() {
         let lines = vec![line(0, Kind::Text, "a", &[]), line(1, Kind::Text, "b", &[])];
         let mut d = doc(lines.clone(), &[]);
@@ -358,11 +558,24 @@ mod tests {
         }
         lines.push(line(0, Kind::Heading, "# After", &[]));
         let mut d = doc(lines, &[]);
-        let collapsed = collapse_runs(&mut d);
+        let collapsed = collapse_runs(&mut d, &mut None);
         assert_eq!(collapsed, 70);
         assert_eq!(d.lines.len(), 1 + 50 + 1 + 1);
         assert_eq!(note_text(&d.lines[51]), "… 35 more like these (35 refs) not shown: ask for the full snapshot to see them");
         assert_eq!(printed(&d)[52], "# After");
+    }
+
+    #[test]
+    fn a_long_run_keeps_the_items_from_the_view_on() {
+        let mut d = doc((0..60).map(button).collect(), &[]);
+        // Items 30 to 39 are in view.
+        let mut dist = Some((0..60).map(|i| if i < 30 { -10.0 } else if i < 40 { 0.0 } else { 10.0 }).collect::<Vec<f64>>());
+        assert_eq!(collapse_runs(&mut d, &mut dist), 35);
+        let text = printed(&d);
+        assert_eq!(text[0], "… 28 more like these above the view (28 refs) not shown: ask for the full snapshot to see them");
+        assert_eq!(text[1], "button \"b28\" A28");
+        assert_eq!(text[26], "… 7 more like these (7 refs) not shown: ask for the full snapshot to see them");
+        assert_eq!(dist.unwrap().len(), d.lines.len());
     }
 
     #[test]
@@ -371,19 +584,19 @@ mod tests {
         let words = ["apple", "Banana", "cherry", "#tag", "[1] note", "2. two"];
         let lines: Vec<Line> = (0..60).map(|i| line(0, item.clone(), &format!("- {}", words[i % words.len()]), &[])).collect();
         let mut d = doc(lines, &[]);
-        assert_eq!(collapse_runs(&mut d), 35);
+        assert_eq!(collapse_runs(&mut d, &mut None), 35);
     }
 
     #[test]
     fn short_runs_and_prose_are_left_alone() {
         let lines: Vec<Line> = (0..100).map(|i| line(0, Kind::Text, &format!("sentence {i}."), &[])).collect();
         let mut d = doc(lines.clone(), &[]);
-        collapse_runs(&mut d);
+        collapse_runs(&mut d, &mut None);
         assert_eq!(d.lines, lines);
         let item = Kind::ListItem { numbered: false, first: Some(Box::new(Kind::Text)) };
         let items: Vec<Line> = (0..40).map(|i| line(0, item.clone(), &format!("- x{i}"), &[])).collect();
         let mut d = doc(items.clone(), &[]);
-        collapse_runs(&mut d);
+        collapse_runs(&mut d, &mut None);
         assert_eq!(d.lines, items);
     }
 

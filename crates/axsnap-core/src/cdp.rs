@@ -272,6 +272,27 @@ pub struct FrameInput {
     /// Where the items of long lists sit, as the DOM says (see [`PositionFact`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<PositionFact>,
+    /// The boxes of the frame's elements in document coordinates (CSS
+    /// pixels), flat: `[backendNodeId, x, y, width, height, …]`, as the
+    /// extension read them from the DOM (see [`crate::viewport`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub boxes: Vec<f64>,
+    /// The part of the document on screen, in the same coordinates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport: Option<Rect>,
+}
+
+/// A rectangle in a document's coordinates (CSS pixels).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
+pub struct Rect {
+    #[serde(default)]
+    pub x: f64,
+    #[serde(default)]
+    pub y: f64,
+    #[serde(default)]
+    pub width: f64,
+    #[serde(default)]
+    pub height: f64,
 }
 
 /// A long list's size and an item's place in it, from the DOM: `count` is

@@ -22,6 +22,7 @@ pub mod rules;
 pub mod secrets;
 pub mod tree;
 pub mod urls;
+pub mod viewport;
 pub mod words;
 
 mod budget;
@@ -211,8 +212,16 @@ fn take(
         return Ok(Snapshot { stats, text: shown.text, decisions, secrets: secret_fields, diff: Some(outcome) });
     }
     let deep = budget::limit_depth(&mut doc, options.max_depth);
-    let runs = if options.max_chars.is_some() { budget::collapse_runs(&mut doc) } else { 0 };
-    let cut = budget::fit(&mut doc, options.format, options.max_chars);
+    // Where each line lies from the viewport, when the extension gave boxes.
+    let mut dist = if options.viewport || options.max_chars.is_some() { viewport::distances(&doc, input, refs) } else { None };
+    let runs = if options.max_chars.is_some() { budget::collapse_runs(&mut doc, &mut dist) } else { 0 };
+    if let (true, Some(d)) = (options.viewport, &dist) {
+        dist = Some(viewport::mark(&mut doc, d));
+    }
+    let cut = match (options.max_chars, &dist) {
+        (Some(max), Some(d)) => budget::fit_near_view(&mut doc, options.format, max, d),
+        _ => budget::fit(&mut doc, options.format, options.max_chars),
+    };
     let text = match options.format {
         Format::Text => render::print::text(&doc),
         Format::Json => render::print::json(&doc),

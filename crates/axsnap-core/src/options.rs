@@ -40,6 +40,9 @@ pub struct Options {
     pub root: Option<String>,
     /// Answer with what changed since the tab's previous snapshot.
     pub diff: bool,
+    /// Mark where the page leaves and enters the viewport (a note line each
+    /// time), in full output too; needs the element boxes the extension gives.
+    pub viewport: bool,
 }
 
 /// Whose defaults apply to options the caller left out.
@@ -59,7 +62,7 @@ pub const AGENT_MAX_CHARS: usize = 12_000;
 pub const AGENT_MAX_URL: usize = 64;
 
 /// The option keys, as callers spell them.
-pub const KEYS: &[&str] = &["mode", "format", "maxChars", "maxDepth", "maxText", "maxUrl", "root", "full", "diff"];
+pub const KEYS: &[&str] = &["mode", "format", "maxChars", "maxDepth", "maxText", "maxUrl", "root", "full", "diff", "viewport"];
 
 impl Options {
     /// Parses the caller's options object (`null` or absent keys: defaults).
@@ -100,6 +103,7 @@ impl Options {
                 "root" => o.root = Some(string(key, v)?.to_string()),
                 "full" => full = boolean(key, v)?,
                 "diff" => o.diff = boolean(key, v)?,
+                "viewport" => o.viewport = boolean(key, v)?,
                 other => {
                     return Err(bad(format!("unknown option {other:?}: the options are {}", KEYS.join(", "))));
                 }
@@ -195,7 +199,7 @@ mod tests {
     #[test]
     fn every_key_parses() {
         let o = parse(
-            json!({"mode": "interactive", "format": "json", "maxChars": 9000, "maxDepth": 3, "maxText": 80, "maxUrl": 40, "root": "A7", "full": false}),
+            json!({"mode": "interactive", "format": "json", "maxChars": 9000, "maxDepth": 3, "maxText": 80, "maxUrl": 40, "root": "A7", "full": false, "viewport": true}),
             Defaults::Uncapped,
         )
         .unwrap();
@@ -208,6 +212,7 @@ mod tests {
             max_url: Some(40),
             root: Some("A7".into()),
             diff: false,
+            viewport: true,
         };
         assert_eq!(o, want);
         // JS numbers arrive as floats.
@@ -217,7 +222,7 @@ mod tests {
     #[test]
     fn bad_options_name_the_key() {
         let cases = [
-            (json!({"__proto__": {}}), "unknown option \"__proto__\": the options are mode, format, maxChars, maxDepth, maxText, maxUrl, root, full, diff"),
+            (json!({"__proto__": {}}), "unknown option \"__proto__\": the options are mode, format, maxChars, maxDepth, maxText, maxUrl, root, full, diff, viewport"),
             (json!({"maxChars": "12"}), "option maxChars must be a whole number ≥ 0, not a string"),
             (json!({"maxChars": -1}), "option maxChars must be a whole number ≥ 0, not -1"),
             (json!({"maxDepth": 1.5}), "option maxDepth must be a whole number ≥ 0, not 1.5"),

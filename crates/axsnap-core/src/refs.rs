@@ -179,6 +179,11 @@ impl RefTable {
 
     /// Resolves `A<n>` to its element, if that element was in the latest
     /// snapshot. A ref issued but gone (or forgotten) is `stale_ref`.
+    /// The target of a ref shown in this snapshot, by number.
+    pub fn target(&self, n: u32) -> Option<&Target> {
+        self.entries.get(&n).filter(|e| e.seen == self.generation).map(|e| &e.target)
+    }
+
     pub fn resolve(&self, reference: &str) -> Result<&Target, Error> {
         let n = parse_ref(reference)?;
         match self.entries.get(&n) {
