@@ -407,6 +407,7 @@ impl Exec {
             max_url: some(&mut self.rng, 1, 80),
             root,
             diff: false,
+            viewport: self.rng.bool(),
         }
     }
 }
