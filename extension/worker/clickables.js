@@ -121,6 +121,52 @@ export function readBoxes(doc, strings) {
   return out;
 }
 
+const SCROLLS = new Set(['auto', 'scroll']);
+const TEXT = 3;
+
+/**
+ * Elements of a DOMSnapshot document (taken with `includeDOMRects` and the
+ * computed `overflow-y` second) that scroll and hold at least twice what they
+ * show: `{backendNodeId, scroll: {top, height, client, contentTop,
+ * contentBottom}}`, the last two where the first and the last text inside
+ * lie, in the element's content coordinates (for extent.rs).
+ * @param {any} doc  @param {string[]} strings
+ */
+export function readScrollers(doc, strings) {
+  const { parentIndex, nodeType, nodeName, backendNodeId } = doc.nodes;
+  const { nodeIndex, bounds, styles, scrollRects, clientRects } = doc.layout;
+  if (!scrollRects || !clientRects) return [];
+  /** node index → {fact, top of its content box in the document} */
+  const scrollers = new Map();
+  nodeIndex.forEach((ni, li) => {
+    const s = scrollRects[li], c = clientRects[li], style = styles[li];
+    if (nodeType[ni] !== ELEMENT || DOCUMENT_ELEMENTS.has(strings[nodeName[ni]]) || !s || !c || c[3] <= 0 || s[3] < 2 * c[3]) return;
+    if (!style || !SCROLLS.has(strings[style[1]])) return;
+    const scroll = { top: s[1], height: s[3], client: c[3], contentTop: Infinity, contentBottom: -Infinity };
+    scrollers.set(ni, { fact: { backendNodeId: backendNodeId[ni], scroll }, top: bounds[li][1] + c[1] });
+  });
+  if (!scrollers.size) return [];
+  nodeIndex.forEach((ni, li) => {
+    const b = bounds[li];
+    if (nodeType[ni] !== TEXT || !b || b[3] <= 0) return;
+    for (let p = parentIndex[ni]; p !== undefined && p >= 0; p = parentIndex[p]) {
+      const s = scrollers.get(p);
+      if (!s) continue;
+      const y = b[1] - s.top + s.fact.scroll.top;
+      s.fact.scroll.contentTop = Math.min(s.fact.scroll.contentTop, y);
+      s.fact.scroll.contentBottom = Math.max(s.fact.scroll.contentBottom, y + b[3]);
+    }
+  });
+  return [...scrollers.values()].map((s) => s.fact).filter((f) => Number.isFinite(f.scroll.contentTop));
+}
+
+/** One fact per element: a list's count and its scrolling, when one element has both. */
+function mergeFacts(...lists) {
+  const by = new Map();
+  for (const f of lists.flat()) by.set(f.backendNodeId, { ...by.get(f.backendNodeId), ...f });
+  return [...by.values()];
+}
+
 let groups = 0;
 
 /** Backend ids of the elements of a session's documents that listen for clicks. */
@@ -157,10 +203,10 @@ export async function collectClickables(tabId, frames, frameSessions, want = {})
   const perSession = await Promise.all(sessions.map(async (session) => {
     try {
       const [snap, listening] = await Promise.all([
-        send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor'] }),
+        send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'overflow-y'], includeDOMRects: true }),
         listeners(tabId, session).catch(() => []),
       ]);
-      const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], readPositions(d, snap.strings)]));
+      const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], mergeFacts(readPositions(d, snap.strings), readScrollers(d, snap.strings))]));
       const mainDoc = layout && !session ? snap.documents.find((d) => snap.strings[d.frameId] === main.key) : null;
       if (mainDoc) main.boxes = readBoxes(mainDoc, snap.strings);
       return { clicks: clickFacts(snap, listening), positions };

@@ -136,6 +136,7 @@ test('mui: choose an account menu item, a room, a city from options loaded as yo
   await act(refOf(text, '"BOOK NOW"'), 'click');
   ({ text } = await snap());
   assert.match(text, /dialog "Confirm booking" A\d+.*\n(.*\n)* *double in Berlin/);
+  assert.match(text, /\n *## Confirm booking\n/, 'the dialog\'s heading is a plain Markdown heading');
   await act(refOf(text, 'button "CONFIRM"'), 'click');
   await page.waitForFunction(() => document.querySelector('[role=status]').textContent === 'Booked: double in Berlin');
 });

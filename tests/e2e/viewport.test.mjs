@@ -4,7 +4,7 @@
 // view; a page at its top keeps its first lines, as before.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withExtension } from '../harness.mjs';
+import { withExtension, refOf } from '../harness.mjs';
 
 const ctx = withExtension();
 
@@ -78,5 +78,34 @@ test('hidden but present UI: what a sighted user cannot see or reach is not offe
   assert.match(text, /dialog A\d+[^\n]*modal|dialog[^\n]*\n *## Confirm/);
   assert.match(text, /button "OK" A\d+/);
   assert.doesNotMatch(text, /Behind|# Settings/, 'the page behind an open modal is out of reach');
+  await page.close();
+});
+
+test('a virtual list without counts says so by its scroll height; scrolling by ref brings the next items, seen ones keep their refs', async () => {
+  const page = await ctx.b.ctx.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${ctx.server.url('/virtual_plain.html')}?t=${Date.now()}`, { waitUntil: 'load' });
+  const tabId = await ctx.b.tabId(page);
+  let text = await snap(tabId, { full: true });
+  assert.match(text, /\n *\d+ items here of about 10,000; scroll for more\n/, text);
+  const tenth = refOf(text, '"Open message 10"');
+  const act = async (ref, action, value) => {
+    const res = await ctx.b.call({ cmd: 'act', tabId, ref, action, value });
+    assert.equal(res.ok, true, `${action} ${ref}: ${JSON.stringify(res.error)}`);
+  };
+  await act(tenth, 'scroll', 150);
+  await page.waitForTimeout(100);
+  text = await snap(tabId, { full: true });
+  assert.equal(refOf(text, '"Open message 10"'), tenth, 'a message still in the DOM keeps its ref');
+  // Down to message 200, a screen at a time, and open it.
+  for (let i = 0; i < 30 && !text.includes('"Open message 200"'); i++) {
+    const refs = [...text.matchAll(/button "Open message \d+" (A\d+)/g)];
+    await act(refs.at(-1)[1], 'scroll', 390);
+    await page.waitForTimeout(50);
+    text = await snap(tabId, { full: true });
+  }
+  assert.match(text, /items here of about 10,000; scroll up or down for more/, 'far down, there is more above and below');
+  await act(refOf(text, '"Open message 200"'), 'click');
+  assert.equal(await page.textContent('#status'), 'Opened message 200');
   await page.close();
 });

@@ -297,7 +297,8 @@ pub struct Rect {
 
 /// A long list's size and an item's place in it, from the DOM: `count` is
 /// `aria-rowcount` or `aria-setsize`, `index` is `aria-rowindex` or
-/// `aria-posinset` (Chrome's tree does not carry them).
+/// `aria-posinset` (Chrome's tree does not carry them); `scroll` what an
+/// element that scrolls holds (see [`Scroll`]).
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PositionFact {
@@ -307,6 +308,30 @@ pub struct PositionFact {
     pub count: Option<u64>,
     #[serde(default)]
     pub index: Option<u64>,
+    /// For an element that scrolls: how far, and where the text it holds lies.
+    #[serde(default)]
+    pub scroll: Option<Scroll>,
+}
+
+/// An element that scrolls (`overflow-y: auto | scroll`) holding far more
+/// than it shows, in CSS pixels of its content: its `scrollTop`,
+/// `scrollHeight` and `clientHeight`, and the top of the first and the
+/// bottom of the last text inside it. A virtualized list keeps only the
+/// items near the view in the DOM: its text then covers a small part of its
+/// scroll height.
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Scroll {
+    #[serde(default)]
+    pub top: f64,
+    #[serde(default)]
+    pub height: f64,
+    #[serde(default)]
+    pub client: f64,
+    #[serde(default)]
+    pub content_top: f64,
+    #[serde(default)]
+    pub content_bottom: f64,
 }
 
 /// What the DOM says of an element an accessibility tree may not call a

@@ -173,6 +173,10 @@ impl<'a> Distiller<'a> {
                 if node.role == Role::Superscript {
                     mark_exponent(&mut out[start..]);
                 }
+                // A scroll container is often a wrapper of no role of its own.
+                if let Some(note) = crate::extent::note(tree, id) {
+                    out.extend([Out::Break, Out::Text(note, id), Out::Break]);
+                }
                 if block {
                     out.push(Out::Break);
                 }

@@ -6,6 +6,13 @@
 //! is there, the container ends with one line saying which items are shown:
 //! `rows 1–19 of 10,001; scroll for more` (`scroll up for more` when the
 //! last ones are shown).
+//!
+//! A virtualized list that says nothing of its size is told by its scroll
+//! container: when the text the DOM holds covers less of its scroll height
+//! than a screen short of it, above or below, the container ends with
+//! `17 items here of about 10,000; scroll for more` (the total estimated
+//! from the items' height; `more than shown here; scroll for more` without
+//! items to count).
 
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
@@ -21,15 +28,19 @@ fn items_of(role: &Role) -> Option<(fn(&Role) -> bool, &'static str)> {
     }
 }
 
-/// The note for a container holding fewer items than its stated total.
+/// The note for a container holding fewer items than its stated total, or
+/// for a scroll container whose content the DOM holds only part of.
 pub fn note(tree: &Tree, id: NodeId) -> Option<String> {
-    let container = tree.node(id);
-    let (is_item, noun) = items_of(&container.role)?;
+    stated(tree, id).or_else(|| scrolled(tree, id))
+}
+
+/// Items of a container, not of one nested in it: how many, their
+/// positions and the largest set size they state.
+fn items(tree: &Tree, id: NodeId, is_item: fn(&Role) -> bool) -> (u64, Vec<u64>, Option<u64>) {
     let mut indices = Vec::new();
     let mut present = 0u64;
     let mut largest_set = None;
-    // Items of this container, not of one nested in it.
-    let mut stack: Vec<NodeId> = container.children.clone();
+    let mut stack: Vec<NodeId> = tree.node(id).children.clone();
     while let Some(d) = stack.pop() {
         let n = tree.node(d);
         if is_item(&n.role) && !n.ignored {
@@ -41,6 +52,53 @@ pub fn note(tree: &Tree, id: NodeId) -> Option<String> {
             stack.extend(n.children.iter().copied());
         }
     }
+    (present, indices, largest_set)
+}
+
+fn scrolled(tree: &Tree, id: NodeId) -> Option<String> {
+    let s = tree.node(id).props.scroll?;
+    let below = s.height - s.content_bottom > s.client;
+    let above = s.content_top > s.client;
+    let more = match (above, below) {
+        (true, true) => "scroll up or down for more",
+        (false, true) => "scroll for more",
+        (true, false) => "scroll up for more",
+        (false, false) => return None,
+    };
+    // The first list, table, grid, listbox or tree inside: its items are what the container shows.
+    let mut queue = std::collections::VecDeque::from([id]);
+    while let Some(d) = queue.pop_front() {
+        let n = tree.node(d);
+        if let Some((is_item, noun)) = items_of(&n.role) {
+            let (present, _, largest_set) = items(tree, d, is_item);
+            if n.props.set_count.or(largest_set).is_some() {
+                return None; // it states its size: its own note says it
+            }
+            let span = s.content_bottom - s.content_top;
+            if present == 0 || span <= 0.0 {
+                break;
+            }
+            let total = about(s.height / (span / present as f64)).max(present);
+            return Some(format!("{present} {noun} here of about {}; {more}", thousands(total)));
+        }
+        queue.extend(n.children.iter().copied());
+    }
+    Some(format!("more than shown here; {more}"))
+}
+
+/// Two significant digits: an estimate says no more than it knows.
+fn about(x: f64) -> u64 {
+    if !x.is_finite() || x < 1.0 {
+        return 0;
+    }
+    let step = 10f64.powi((x.log10().floor() as i32 - 1).max(0));
+    ((x / step).round() * step) as u64
+}
+
+fn stated(tree: &Tree, id: NodeId) -> Option<String> {
+    let container = tree.node(id);
+    let (is_item, noun) = items_of(&container.role)?;
+    let (present, mut indices, largest_set) = items(tree, id, is_item);
     let total = container.props.set_count.or(largest_set)?;
     if total <= present || present == 0 {
         return None;
@@ -95,7 +153,7 @@ mod tests {
     fn with_positions(nodes: Vec<crate::AxNode>, facts: &[(u32, Option<u64>, Option<u64>)]) -> String {
         let positions = facts
             .iter()
-            .map(|&(id, count, index)| PositionFact { backend_node_id: id as i64 + 100, count, index })
+            .map(|&(id, count, index)| PositionFact { backend_node_id: id as i64 + 100, count, index, scroll: None })
             .collect();
         text_of_frame(FrameInput { key: "main".into(), nodes, positions, ..FrameInput::default() })
     }
@@ -123,6 +181,39 @@ mod tests {
             &[(3, Some(1), Some(1))],
         );
         assert_eq!(t, "page \"T\"\n- Only\n");
+    }
+
+    #[test]
+    fn a_virtual_list_without_counts_is_told_by_its_scroll_height() {
+        use crate::cdp::Scroll;
+        let nodes = || vec![
+            root(&[2]),
+            n(2, "generic", "", &[3]),
+            n(3, "list", "", &[4, 6]),
+            n(4, "listitem", "", &[5]),
+            n(5, "StaticText", "Message 1", &[]),
+            n(6, "listitem", "", &[7]),
+            n(7, "StaticText", "Message 2", &[]),
+        ];
+        let with_scroll = |scroll: Scroll| {
+            let positions = vec![PositionFact { backend_node_id: 102, scroll: Some(scroll), ..Default::default() }];
+            text_of_frame(FrameInput { key: "main".into(), nodes: nodes(), positions, ..FrameInput::default() })
+        };
+        // 10,000 rows of 30 px, the first two in the DOM.
+        let top = with_scroll(Scroll { top: 0.0, height: 300_000.0, client: 400.0, content_top: 5.0, content_bottom: 65.0 });
+        assert!(top.ends_with("- Message 2\n2 items here of about 10,000; scroll for more\n"), "{top}");
+        let middle = with_scroll(Scroll { top: 3000.0, height: 300_000.0, client: 400.0, content_top: 3005.0, content_bottom: 3065.0 });
+        assert!(middle.ends_with("scroll up or down for more\n"), "{middle}");
+        // All of it in the DOM: nothing to say.
+        let whole = with_scroll(Scroll { top: 0.0, height: 1000.0, client: 400.0, content_top: 5.0, content_bottom: 995.0 });
+        assert!(!whole.contains("scroll"), "{whole}");
+    }
+
+    #[test]
+    fn estimates_keep_two_digits() {
+        assert_eq!(super::about(10_344.8), 10_000);
+        assert_eq!(super::about(1_567.0), 1_600);
+        assert_eq!(super::about(47.4), 47);
     }
 
     #[test]

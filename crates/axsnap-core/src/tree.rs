@@ -48,6 +48,8 @@ pub struct Props {
     pub set_count: Option<u64>,
     /// `aria-rowindex` / `aria-posinset` (a DOM fact, not the tree's).
     pub set_index: Option<u64>,
+    /// What an element that scrolls holds (a DOM fact, not the tree's).
+    pub scroll: Option<crate::cdp::Scroll>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -134,6 +136,7 @@ impl Tree {
                 if let Some(p) = raw.backend_dom_node_id.and_then(|b| positions.get(&b)) {
                     node.props.set_count = p.count;
                     node.props.set_index = p.index;
+                    node.props.scroll = p.scroll;
                 }
                 tree.nodes.push(node);
                 for p in raw.properties.iter().filter(|p| matches!(p.name.as_str(), "labelledby" | "describedby")) {
