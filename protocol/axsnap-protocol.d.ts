@@ -101,6 +101,8 @@ export interface SnapshotOptions {
   diff?: boolean;
   /** mark where the page leaves and enters the viewport with a line each time (`(below the fold)`, `(above the view)`, `(in view)`), in full snapshots too; capped snapshots always keep what is nearest the viewport */
   viewport?: boolean;
+  /** read the whole accessibility tree again rather than only what changed since the previous snapshot (the answer is the same; `stats.fetch` says how it was read) */
+  fresh?: boolean;
 }
 
 export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";
@@ -135,6 +137,15 @@ export type SnapshotStats = {
   }>;
   /** secret fields redacted */
   secrets: number;
+  /** how the tree was read: `incremental` (only what changed since the previous snapshot, `changed` places, `nodesRead` nodes), else `reason` why it was read whole */
+  fetch: {
+    incremental: boolean;
+    reason: string;
+    changed: number;
+    nodesRead: number;
+    next: string;
+    [key: string]: unknown;
+  };
   /** milliseconds per stage */
   timings: {
     attachMs: number;

@@ -76,6 +76,7 @@ export const OPTIONS = {
   root: string('snapshot only the part of the page around a ref from an earlier snapshot', { maxLength: 16 }),
   diff: boolean('answer with what changed since the previous snapshot of this tab (same document and options), or the full snapshot saying why; the answer\'s `diff` says which'),
   viewport: boolean('mark where the page leaves and enters the viewport with a line each time (`(below the fold)`, `(above the view)`, `(in view)`), in full snapshots too; capped snapshots always keep what is nearest the viewport'),
+  fresh: boolean('read the whole accessibility tree again rather than only what changed since the previous snapshot (the answer is the same; `stats.fetch` says how it was read)'),
 };
 
 const scrollAmount = { anyOf: [{ enum: ['up', 'down'] }, { type: 'number', minimum: -1e6, maximum: 1e6 }] };
@@ -153,6 +154,8 @@ export const STATS = {
     framesPartial: { type: 'array', description: 'frames too large to read whole, read as a window: how many elements each has, read, and left out above and below',
       items: { type: 'object', properties: { frame: { type: 'string' }, elements: { type: 'integer' }, read: { type: 'integer' }, above: { type: 'integer' }, below: { type: 'integer' } } } },
     secrets: integer('secret fields redacted'),
+    fetch: { type: 'object', additional: true, description: 'how the tree was read: `incremental` (only what changed since the previous snapshot, `changed` places, `nodesRead` nodes), else `reason` why it was read whole',
+      properties: { incremental: { type: 'boolean' }, reason: { type: 'string' }, changed: { type: 'integer' }, nodesRead: { type: 'integer' }, next: { type: 'string' } } },
     timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
       attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' }, clickablesMs: { type: 'number' },
       serializeMs: { type: 'number' }, totalMs: { type: 'number' } } },

@@ -10,6 +10,7 @@ import { send, ensureAttached, stillAttached } from './cdp.js';
 import { tabSession } from './session.js';
 import { onDialogEvent, forgetDialog, openDialog, refuseIfDialog } from './dialogs.js';
 import { FULL_READ_MAX, measure, readWindow } from './large.js';
+import { arm, keep, readChanges } from './incremental.js';
 
 /** Auto-attach to out-of-process frames, on flat sessions, without pausing them. */
 const autoAttach = (on) => ({ autoAttach: on, waitForDebuggerOnStart: false, flatten: true });
@@ -148,11 +149,13 @@ export async function locateFrame(tabId, frameId) {
  * @param {number} tabId
  * @param {(frames: Awaited<ReturnType<typeof listFrames>>) => Set<string>|null} [keep]
  * @param {{frame: string, backendNodeId: number}} [start]  where a window starts (a `root` ref's element)
+ * @param {{fresh?: boolean}} [o]  fresh: read every tree whole, whatever was kept
  * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,url?:string,nodes:any[]}>,
  *   frameSessions: Record<string, string|null>, failed: string[],
- *   partial: Array<{frame: string, elements: number, read: number, above: number, below: number}>}>}
+ *   partial: Array<{frame: string, elements: number, read: number, above: number, below: number}>,
+ *   fetch: {incremental: boolean, reason?: string, changed?: number, nodesRead?: number}}>}
  */
-export async function collectFrames(tabId, keep = () => null, start = undefined) {
+export async function collectFrames(tabId, keep = () => null, start = undefined, o = {}) {
   const until = Date.now() + FRAME_WAIT_MS;
   /** frameId → the frame's input, or null when it could not be read */
   const read = new Map();
@@ -164,6 +167,7 @@ export async function collectFrames(tabId, keep = () => null, start = undefined)
   let listed = [];
   let kept = null;
   let missing = [];
+  const fetch = { incremental: false, reason: o.fresh ? 'asked for a full read' : undefined, fresh: Boolean(o.fresh) };
   for (;;) {
     listed = await listFrames(tabId);
     const where = new Map(listed.map((f) => [f.frameId, f]));
@@ -172,7 +176,7 @@ export async function collectFrames(tabId, keep = () => null, start = undefined)
     const fresh = listed.filter((f) => !read.has(f.frameId) && (!kept || kept.has(f.frameId)));
     await Promise.all([
       ...unknown.map(async (f) => owners.set(f.frameId, await ownerOf(tabId, f, where))),
-      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed, windows, start))),
+      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed, windows, start, listed.length === 1 ? fetch : null))),
     ]);
     missing = unread(read, listed, owners);
     if (!missing.length || Date.now() > until) break;
@@ -192,15 +196,28 @@ export async function collectFrames(tabId, keep = () => null, start = undefined)
   const frameSessions = {};
   for (const w of listed) frameSessions[w.frameId] = w.sessionId || null;
   const partial = [...windows].filter(([k]) => !outside.has(k)).map(([frame, w]) => ({ frame, ...w }));
-  return { frames, frameSessions, failed, partial };
+  if (!fetch.incremental && !fetch.reason) fetch.reason = 'more than one frame';
+  const { fresh: _, ...said } = fetch;
+  return { frames, frameSessions, failed, partial, fetch: said };
 }
 
 /**
  * The frame's accessibility nodes (of a window of it, when it is very
  * large), or null (named in `failed`); a page that does not answer fails the snapshot.
+ * `fetch` (the tab's only frame): read only what changed since the tree kept
+ * in the tab's session where incremental.js can, and say how it was read.
  */
-async function readTree(tabId, f, failed, windows, start) {
+async function readTree(tabId, f, failed, windows, start, fetch) {
+  const session = await tabSession(tabId);
+  const kept = session.axTree;
+  // Whatever happens below, a tree kept before it is no longer the page's.
+  session.axTree = null;
+  const mine = fetch && !f.parentId && !f.sessionId;
   try {
+    if (mine) {
+      const nodes = await readSpliced(tabId, f, kept, fetch, session);
+      if (nodes) return nodes;
+    }
     // A frame that cannot be measured is read whole, within the deadline.
     const measured = await measure(tabId, f.sessionId, f.frameId).catch((e) => {
       if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
@@ -208,16 +225,57 @@ async function readTree(tabId, f, failed, windows, start) {
     });
     if (measured && measured.elements > FULL_READ_MAX) {
       const from = start && start.frame === f.frameId ? start.backendNodeId : undefined;
+      // The window turns the Accessibility domain off: node ids kept from before mean nothing after it.
       const { nodes, window } = await readWindow(tabId, f.sessionId, f.frameId, measured, from);
       windows.set(f.frameId, window);
       return nodes;
     }
+    if (mine) return await readKept(tabId, f, fetch, session);
     return (await send(tabId, f.sessionId, 'Accessibility.getFullAXTree', { frameId: f.frameId })).nodes;
   } catch (e) {
     if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
     failed.push(`${f.frameId}: ${e.message}`);
     return null;
   }
+}
+
+/**
+ * The top frame's tree, the only one of the tab, spliced from the kept tree
+ * and what changed since; null when it must be read whole (`fetch.reason` says why).
+ */
+async function readSpliced(tabId, f, kept, fetch, session) {
+  let why = fetch.reason;
+  if (!why && !kept) why = 'no tree kept from a previous look';
+  else if (!why && (kept.frameId !== f.frameId || kept.document !== f.document)) why = 'a new document';
+  if (!why) {
+    try {
+      const r = await readChanges(tabId, f, kept);
+      if ('nodes' in r) {
+        session.axTree = r.kept;
+        Object.assign(fetch, { incremental: true, changed: r.roots, nodesRead: r.read });
+        return r.nodes;
+      }
+      why = r.doubt;
+    } catch (e) {
+      if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
+      why = `a CDP error: ${e.message}`;
+    }
+  }
+  fetch.reason = why;
+  return null;
+}
+
+/** The whole tree, read with the watcher armed first (so nothing changing meanwhile goes unseen), and kept. */
+async function readKept(tabId, f, fetch, session) {
+  const watcher = await arm(tabId, f.frameId).catch((e) => {
+    if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
+    return null;
+  });
+  const { nodes } = await send(tabId, undefined, 'Accessibility.getFullAXTree', { frameId: f.frameId });
+  // A page the watcher cannot follow is read whole next time too: nothing is kept.
+  if (watcher && !watcher.doubt && nodes.length) session.axTree = keep(f.frameId, f.document, watcher.token, nodes);
+  else fetch.next = watcher ? watcher.doubt : 'the watcher could not start';
+  return nodes;
 }
 
 /** The backend id of a frame's <iframe>, asked where its parent renders. */

@@ -8,6 +8,8 @@
 //   scopes         ref scope (policy.refScope: one per caller) → the core's Snapshotter, its ref table
 //   secrets        frame key → {doc, fields}: the fields found secret in the frame's current document (secrets.js)
 //   lost           scopes whose refs could not be saved (storage full): after a restart they answer storage_full
+//   axTree         the top frame's accessibility tree as last read, for the next snapshot to read only what
+//                  changed (incremental.js); in memory only: after a restart the tree is read whole
 //
 // Where the next kinds of state go:
 //   - per-origin grants that end with the tab ("allow once"): here, as `grants: {[origin]: {tabs, frames}}`,
@@ -64,6 +66,8 @@ export class TabSession {
     /** @type {Map<string, string>} each scope's refs as last exported: saving after a frame event re-exports nothing */
     this.exported = new Map();
     this.pending = null;
+    /** @type {ReturnType<typeof import('./incremental.js').keep>|null} */
+    this.axTree = null;
   }
 
   /**
@@ -104,6 +108,7 @@ export class TabSession {
 
   /** The tab shows a new document: no caller's refs may match its elements. */
   reset() {
+    this.axTree = null;
     for (const s of this.scopes.values()) s.reset();
     this.exported.clear();
     this.savedRefs = {};
@@ -114,6 +119,7 @@ export class TabSession {
   /** The debugger is gone (detached by the user, DevTools, a crash): refs stay, sessions go. */
   detached() {
     this.attached = false;
+    this.axTree = null;
     this.live = false;
     this.oopifs.clear();
     // If the debugger was in fact still there, the next attach finds it so and must ask for the frames again.

@@ -20,7 +20,9 @@ export async function snapshot(tabId, options, { scope, keep }) {
   await attachTab(tabId);
   const session = await tabSession(tabId);
   const t1 = performance.now();
-  const { frames, frameSessions, failed, partial } = await collectFrames(tabId, keep, rootElement(session, scope, options));
+  // `fresh` is the extension's (how to read the tree), not the core's.
+  const { fresh, ...coreOptions } = options || {};
+  const { frames, frameSessions, failed, partial, fetch } = await collectFrames(tabId, keep, rootElement(session, scope, options), { fresh });
   const t2 = performance.now();
   // Boxes only where the core uses them: a capped snapshot keeps what is near the viewport.
   const capped = !(options && (options.full || options.maxChars === 0));
@@ -30,7 +32,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t3 = performance.now();
   const tc = await clicks;
   // The core applies the extension's defaults (options.rs, Defaults::Agent).
-  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, options);
+  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, coreOptions);
   const t4 = performance.now();
   session.frameSessions = frameSessions;
   session.secrets = remember(session.secrets, frames, out.secrets);
@@ -45,6 +47,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
       frames: frames.length,
       framesFailed: failed,
       framesPartial: partial,
+      fetch,
       secrets: out.secrets.length,
       timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), clickablesMs: round(tc - t2), serializeMs: round(t4 - Math.max(t3, tc)), totalMs: round(t4 - t0) },
     },

@@ -1,7 +1,9 @@
 // Every step of the scripted flows (tests/flows.mjs) on the hand-written
 // apps, in real Chromium with the real extension: each act settles and
 // answers with a diff, and no diff hides a change: every line the full
-// snapshot gained or lost after the step is in the diff.
+// snapshot gained or lost after the step is in the diff. And the tree read
+// incrementally (only what changed) gives, after every step, the very
+// snapshot a whole read gives: text and refs, byte for byte.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withExtension, refOf } from '../harness.mjs';
@@ -9,6 +11,7 @@ import { FLOWS, axsnapNeedle, hiddenChanges } from '../flows.mjs';
 
 const ctx = withExtension();
 const FULL = { full: true };
+const FRESH = { full: true, fresh: true };
 /** Steps of a flow on a page of thousands of nodes that npm test replays; AXSNAP_FLOWS=all replays every one. */
 const BIG_PAGE_STEPS = process.env.AXSNAP_FLOWS === 'all' ? Infinity : 3;
 
@@ -22,6 +25,8 @@ for (const flow of FLOWS) {
     let before = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
     assert.equal(before.ok, true, JSON.stringify(before.error));
     let diffs = 0;
+    /** how each look after a step was read: reasons of the whole reads */
+    const reads = [];
     for (const [i, step] of steps.entries()) {
       const what = `step ${i + 1} (${step.do} ${step.name ?? step.value})`;
       const ref = step.role ? refOf(before.text, axsnapNeedle(step)) : undefined;
@@ -31,6 +36,11 @@ for (const flow of FLOWS) {
       assert.ok(done.diff, what);
       const after = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
       assert.equal(after.ok, true, JSON.stringify(after.error));
+      const whole = await ctx.b.call({ cmd: 'snapshot', tabId, options: FRESH });
+      assert.equal(whole.ok, true, JSON.stringify(whole.error));
+      assert.equal(whole.stats.fetch.incremental, false, `${what}: fresh reads the whole tree`);
+      assert.equal(after.text, whole.text, `${what}: read ${after.stats.fetch.incremental ? 'incrementally' : `whole (${after.stats.fetch.reason})`}, it is the page`);
+      reads.push(done.stats?.fetch?.incremental ? 'incremental' : done.stats?.fetch?.reason, after.stats.fetch.incremental ? 'incremental' : after.stats.fetch.reason);
       if (done.diff.full) {
         assert.equal(done.text, after.text, `${what}: the whole page (${done.diff.reason}) is the page`);
       } else {
@@ -41,6 +51,9 @@ for (const flow of FLOWS) {
     }
     // On a small page a change is often more than half of it: then the whole page is the answer.
     assert.ok(diffs >= 1, 'some steps answer with a diff');
+    if (process.env.AXSNAP_FLOWS_LOG) console.log(flow.name, reads);
+    // The look after the act's own finds nothing changed: it is read incrementally unless the page keeps the watcher from following it.
+    if (flow.big) assert.ok(reads.filter((r) => r === 'incremental').length >= reads.length / 2, `mostly incremental: ${reads.join('; ')}`);
     await page.close();
   });
 }

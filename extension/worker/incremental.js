@@ -1,0 +1,355 @@
+// Incremental fetching of a tab's accessibility tree. Reading the whole tree
+// (Accessibility.getFullAXTree) is most of a snapshot's time on a large page;
+// after a small change, only the changed subtrees are read again and spliced
+// into the tree kept from the previous snapshot (TabSession.axTree).
+//
+// What changed is recorded by a watcher in an isolated world of the frame
+// (the page's scripts cannot see or disturb it), armed before each full read
+// and running until the next snapshot: a MutationObserver over the document,
+// plus, at each look, what no mutation shows (form fields' values and
+// checked states, the focused element). It answers with the topmost changed
+// elements, widened to what their change can rename elsewhere: labels'
+// fields and the elements whose aria-labelledby/-describedby point into
+// them. Each is read again with one Accessibility.queryAXTree (its AX
+// subtree), and its ancestors (whose names may come from its words) one by
+// one with getPartialAXTree. Node ids agree between those calls and the kept
+// tree because the Accessibility domain stays on for the document.
+//
+// Any doubt reads the whole tree again: no kept tree (first look, a new
+// document, a worker restart), the watcher gone or re-armed by someone else,
+// changes it cannot see (shadow roots, iframes, <style> or <head> changes,
+// a modal <dialog>, relation attributes, CSS rules that change what is shown
+// on :hover/:focus/:checked…, content-visibility, media, a resized window or
+// focus leaving the page), too many changed places or too large a part of the
+// page, a node the splice cannot place, any CDP error; and every FULL_EVERY-th
+// look anyway. Only a frame that is the tab's only frame is read this way.
+
+import { send } from './cdp.js';
+
+const WORLD = 'axsnap-incr';
+/** Changed places read one by one at most; more costs about what the whole tree does. */
+export const MAX_ROOTS = 200;
+/** Calls in flight at once. */
+const PARALLEL = 32;
+/** A full read at least every this many looks, whatever the watcher says. */
+export const FULL_EVERY = 20;
+
+/**
+ * The watcher, run in the isolated world: `arm(token)` starts afresh,
+ * `look(token, maxRoots)` answers what changed since the last look (or arm)
+ * and starts the next period. Doubts are reasons, strings.
+ */
+function watcher() {
+  const RELATIONS = new Set(['id', 'for', 'aria-labelledby', 'aria-describedby', 'aria-owns', 'aria-activedescendant', 'aria-modal',
+    'aria-controls', 'aria-details', 'aria-errormessage', 'aria-flowto', 'slot', 'popover']);
+  // Elements whose inside (or effect) no MutationObserver of this document reports.
+  const UNSEEN_SELECTOR = 'iframe,frame,object,embed,portal,fencedframe,video,audio,[aria-owns],[style*="content-visibility"]';
+  // Elements that restyle the page when they come or go.
+  const RESTYLE = 'style,link';
+  // CSS that may change what a state (hover, focus, checked…) shows is a change no mutation reports.
+  const STATES = /:(hover|focus|focus-within|focus-visible|active|checked|indeterminate|target|has|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|default|open|closed|popover-open|modal|autofill|playing|paused|empty|enabled|disabled|read-only|read-write|required|optional|visited|link|any-link|fullscreen|picture-in-picture)\b/;
+  const HARMLESS = /^(color|background(-.*)?|border(-.*)?|outline(-.*)?|box-shadow|text-decoration(-.*)?|text-shadow|opacity|transform|transition(-.*)?|filter|fill|stroke|caret-color|accent-color|scale|rotate|translate|will-change)$/;
+  const hidden = (e) => e.shadowRoot || e.tagName.includes('-');
+  const unseenElement = (e) => e.nodeType === 1 && (e.matches(`${UNSEEN_SELECTOR},${RESTYLE}`) || hidden(e)
+    || e.querySelector(`${UNSEEN_SELECTOR},${RESTYLE}`) || [...e.getElementsByTagName('*')].some(hidden));
+  const cssDoubt = () => {
+    const rules = (list) => {
+      for (const r of list) {
+        if (r instanceof CSSKeyframesRule) return 'CSS animations';
+        if (r instanceof CSSStyleRule) {
+          if (/content-visibility/.test(r.style.cssText)) return 'content-visibility';
+          if (/counter\(/.test(r.style.content)) return 'CSS counters';
+          if (STATES.test(r.selectorText)) {
+            for (let i = 0; i < r.style.length; i++) if (!HARMLESS.test(r.style[i])) return `a CSS rule for ${r.selectorText} sets ${r.style[i]}`;
+          }
+        }
+        // @media, @supports, @layer and nested rules.
+        if (r.cssRules && r.cssRules.length) { const d = rules(r.cssRules); if (d) return d; }
+      }
+      return null;
+    };
+    try {
+      for (const s of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+        let list;
+        try { list = s.cssRules; } catch { return 'a style sheet it cannot read'; }
+        const d = rules(list);
+        if (d) return d;
+      }
+    } catch (e) { return `style sheets: ${e.message}`; }
+    return null;
+  };
+  /** What a form field shows that no mutation reports. */
+  const stateOf = (e) => (e.tagName === 'SELECT' ? [...e.options].map((o) => (o.selected ? 1 : 0)).join('') + e.value
+    : e.tagName === 'OPTION' ? String(e.selected) : `${e.value}|${e.checked}|${e.indeterminate}`);
+  const fields = () => document.querySelectorAll('input,textarea,select,option');
+  const box = () => `${innerWidth}x${innerHeight} ${document.hasFocus()} ${document.visibilityState}`;
+
+  const w = globalThis.axsnapIncr;
+  if (w && w.observer) w.observer.disconnect();
+  const s = {
+    token: null, doubt: null, dirty: new Set(), kids: new Set(), gone: new Set(), states: new WeakMap(), focus: null, box: '', observer: null,
+  };
+  const doubt = (why) => { s.doubt ||= why; };
+  const onRecords = (records) => {
+    for (const r of records) {
+      const t = r.target;
+      if (s.doubt) return;
+      if (t.getRootNode() !== document) { doubt('a change in a shadow root'); return; }
+      const el = t.nodeType === 1 ? t : t.parentElement;
+      if (!el || el === document.documentElement || (document.head && (el === document.head || document.head.contains(el)))) { doubt('the document head or root changed'); return; }
+      if (r.type === 'attributes') {
+        if (RELATIONS.has(r.attributeName)) { doubt(`a ${r.attributeName} attribute changed`); return; }
+        if (el.tagName === 'DIALOG' && r.attributeName === 'open') { doubt('a dialog opened or closed'); return; }
+      }
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) if (unseenElement(n)) { doubt('an element whose inside it cannot watch was added'); return; }
+        // Elements added to or removed from a list that numbers nothing: the list's own node and each new
+        // subtree are enough (a new node the splice cannot place makes it read the whole tree), when the
+        // list's children are blocks (look checks): text beside inline elements reflows. Else the subtree.
+        if ([...r.addedNodes].every((n) => n.nodeType === 1) && el.tagName !== 'OL') {
+          s.kids.add(el);
+          for (const n of r.addedNodes) s.dirty.add(n);
+          continue;
+        }
+        for (const n of r.removedNodes) {
+          if (n.nodeType !== 1) continue;
+          if (n.matches(RESTYLE) || n.querySelector(RESTYLE)) { doubt('a style sheet was removed'); return; }
+          if (n.id) s.gone.add(n.id);
+          for (const e of n.querySelectorAll('[id]')) s.gone.add(e.id);
+          for (const l of [n, ...n.querySelectorAll('label[for]')]) if (l.tagName === 'LABEL' && l.htmlFor) s.gone.add(`for:${l.htmlFor}`);
+        }
+      }
+      s.dirty.add(el);
+    }
+  };
+  const remember = () => {
+    for (const e of fields()) s.states.set(e, stateOf(e));
+    s.focus = document.activeElement;
+    s.box = box();
+  };
+  const arm = (token) => {
+    s.token = token;
+    if (document.querySelector(UNSEEN_SELECTOR) || [...document.getElementsByTagName('*')].some(hidden)) {
+      doubt('the page has iframes, shadow roots, media or owned elements');
+    }
+    doubt(cssDoubt());
+    s.observer = new MutationObserver(onRecords);
+    s.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    remember();
+    return { doubt: s.doubt };
+  };
+  /** @param {string} token  @param {number} maxRoots */
+  const look = (token, maxRoots) => {
+    onRecords(s.observer.takeRecords());
+    if (s.token !== token) return { doubt: 'the watcher was re-armed' };
+    if (s.doubt) return { doubt: s.doubt };
+    if (box() !== s.box) return { doubt: 'the window was resized, hidden or lost focus' };
+    const dirty = new Set([...s.dirty].filter((e) => e.isConnected));
+    for (const e of fields()) if (s.states.get(e) !== stateOf(e)) dirty.add(e.tagName === 'OPTION' ? (e.closest('select,datalist') || e) : e);
+    const focus = document.activeElement;
+    if (focus !== s.focus) for (const e of [s.focus, focus]) if (e && e.isConnected && e !== document.body) dirty.add(e);
+    // What a change renames elsewhere: a label's field, and whatever points into the change by id.
+    const ids = new Set(s.gone);
+    for (const e of dirty) {
+      for (let a = e; a; a = a.parentElement) {
+        if (a.id) ids.add(a.id);
+        if (a.tagName === 'LABEL' && a.control) dirty.add(a.control);
+      }
+      for (const d of e.querySelectorAll('[id],label')) {
+        if (d.id) ids.add(d.id);
+        if (d.tagName === 'LABEL' && d.control) dirty.add(d.control);
+      }
+    }
+    if (ids.size) {
+      for (const r of document.querySelectorAll('[aria-labelledby],[aria-describedby],[aria-activedescendant],[aria-controls],[aria-details],[aria-errormessage],[aria-flowto]')) {
+        const refs = ['aria-labelledby', 'aria-describedby', 'aria-activedescendant', 'aria-controls', 'aria-details', 'aria-errormessage', 'aria-flowto']
+          .flatMap((a) => (r.getAttribute(a) || '').split(/\s+/));
+        if (refs.some((id) => id && ids.has(id))) dirty.add(r);
+      }
+      for (const id of ids) if (id.startsWith('for:')) { const f = document.getElementById(id.slice(4)); if (f) dirty.add(f); }
+      for (const l of document.querySelectorAll('label[for]')) if (ids.has(l.htmlFor) && l.control) dirty.add(l.control);
+    }
+    // A place with no box (display: none) may have no node of its own: its parent's subtree holds the change.
+    const lift = (e) => {
+      while (e && e !== document.body && e.parentElement && !e.getClientRects().length && getComputedStyle(e).display !== 'contents') e = e.parentElement;
+      return e;
+    };
+    // Text beside inline children changes its spaces when they come or go: the whole subtree is read.
+    const blocks = (e) => [...e.childNodes].every((c) => (c.nodeType === 3 ? !c.data.trim()
+      : c.nodeType !== 1 || !/^(inline|contents|ruby)/.test(getComputedStyle(c).display)));
+    for (const e of s.kids) if (!blocks(e)) { s.kids.delete(e); dirty.add(e); }
+    const places = new Set([...dirty].map(lift).filter(Boolean));
+    if (places.has(document.body) || places.has(document.documentElement)) return { doubt: 'the whole body changed' };
+    const inside = (e) => { for (let a = e.parentElement; a; a = a.parentElement) if (places.has(a)) return true; return false; };
+    const roots = [...places].filter((e) => !inside(e));
+    // Elements whose own node (its children's list) is read again, not its subtree.
+    const kids = [...s.kids].filter((e) => e.isConnected && !places.has(e) && !inside(e) && e !== document.body);
+    const wholeBody = s.kids.has(document.body) && !places.has(document.body);
+    s.dirty = new Set();
+    s.kids = new Set();
+    s.gone = new Set();
+    remember();
+    if (wholeBody) kids.push(document.body);
+    if (roots.length + kids.length > maxRoots) return { doubt: `${roots.length + kids.length} places changed` };
+    const size = roots.reduce((n, e) => n + 1 + e.getElementsByTagName('*').length, 0) + kids.length;
+    const all = document.getElementsByTagName('*').length;
+    if (size > Math.max(2000, all / 4)) return { doubt: `${size} of ${all} elements changed` };
+    globalThis.axsnapIncrRoots = [...roots, ...kids];
+    return { roots: roots.length, kids: kids.length, elements: size };
+  };
+  globalThis.axsnapIncr = { arm, look };
+}
+
+const GROUP = 'axsnap-incr';
+
+async function world(tabId, frameId) {
+  const { executionContextId } = await send(tabId, undefined, 'Page.createIsolatedWorld', { frameId, worldName: WORLD });
+  return executionContextId;
+}
+
+async function run(tabId, contextId, expression, objectGroup) {
+  const r = await send(tabId, undefined, 'Runtime.evaluate', { expression, contextId, returnByValue: !objectGroup, objectGroup });
+  if (r.exceptionDetails) throw new Error(`watcher: ${r.exceptionDetails.exception?.description || r.exceptionDetails.text}`);
+  return r.result;
+}
+
+/**
+ * Arms the watcher in the frame and turns the Accessibility domain on (node
+ * ids stay the same across calls only while it is on). Call before the full
+ * read, so nothing that changes during it goes unseen.
+ * @returns {Promise<{token: string, doubt: string|null}>}
+ */
+export async function arm(tabId, frameId) {
+  await send(tabId, undefined, 'Accessibility.enable');
+  const contextId = await world(tabId, frameId);
+  const token = `${Date.now()}-${Math.random()}`;
+  const { value } = await run(tabId, contextId, `(${watcher})(), globalThis.axsnapIncr.arm(${JSON.stringify(token)})`);
+  return { token, doubt: value.doubt };
+}
+
+/** A full read's nodes as the tree to keep for the next look. */
+export function keep(frameId, document, token, nodes, looks = 0) {
+  return { frameId, document, token, looks, nodes: new Map(nodes.map((n) => [n.nodeId, n])), order: nodes.map((n) => n.nodeId) };
+}
+
+/**
+ * The frame's tree now, read incrementally from `kept`, or the reason it
+ * cannot be (then the caller reads it whole).
+ * @param {number} tabId  @param {{frameId: string, document?: string}} f
+ * @param {ReturnType<typeof keep>} kept
+ * @returns {Promise<{nodes: any[], kept: ReturnType<typeof keep>, roots: number, read: number} | {doubt: string}>}
+ */
+export async function readChanges(tabId, f, kept) {
+  if (kept.looks + 1 >= FULL_EVERY) return { doubt: `a full read every ${FULL_EVERY} looks` };
+  const contextId = await world(tabId, f.frameId);
+  const { value: present } = await run(tabId, contextId, 'typeof globalThis.axsnapIncr');
+  if (present !== 'object') return { doubt: 'the watcher is gone' };
+  const { value: seen } = await run(tabId, contextId, `globalThis.axsnapIncr.look(${JSON.stringify(kept.token)}, ${MAX_ROOTS})`);
+  if (seen.doubt) return { doubt: seen.doubt };
+  const updates = [];
+  if (seen.roots + seen.kids) {
+    try {
+      const list = await run(tabId, contextId, 'globalThis.axsnapIncrRoots', GROUP);
+      const { result: props } = await send(tabId, undefined, 'Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
+      const objects = props.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name).map((p) => p.value.objectId);
+      // The first `roots` are read with their subtrees, the rest (`kids`) as their own node only.
+      const subtrees = [];
+      for (let i = 0; i < objects.length; i += PARALLEL) {
+        subtrees.push(...(await Promise.all(objects.slice(i, i + PARALLEL).map((objectId, k) => (i + k < seen.roots
+          ? send(tabId, undefined, 'Accessibility.queryAXTree', { objectId })
+          : send(tabId, undefined, 'Accessibility.getPartialAXTree', { objectId, fetchRelatives: false })).then((r) => r.nodes)))));
+      }
+      for (const [i, nodes] of subtrees.entries()) {
+        if (!nodes.length) return { doubt: 'a changed element has no accessibility node' };
+        if (i >= seen.roots && nodes.length !== 1) return { doubt: 'a list\'s own node could not be read alone' };
+        updates.push(...nodes);
+      }
+      // Ancestors, whose names may be made of the changed words, read again one by one.
+      const fresh = new Set(updates.map((n) => n.nodeId));
+      const ancestors = new Set();
+      for (const nodes of subtrees) {
+        for (let id = nodes[0].parentId; id !== undefined && !fresh.has(id) && !ancestors.has(id); id = kept.nodes.get(id)?.parentId) {
+          if (!kept.nodes.has(id)) return { doubt: 'a changed element sits where the kept tree has no node' };
+          ancestors.add(id);
+        }
+      }
+      const read = await Promise.all([...ancestors].map((id) => {
+        const backendNodeId = kept.nodes.get(id).backendDOMNodeId;
+        if (backendNodeId === undefined) return null;
+        return send(tabId, undefined, 'Accessibility.getPartialAXTree', { backendNodeId, fetchRelatives: false }).then((r) => r.nodes.find((n) => n.nodeId === id) || null);
+      }));
+      if (read.some((n) => !n)) return { doubt: 'an ancestor of a change could not be read again' };
+      updates.push(...read);
+    } finally {
+      send(tabId, undefined, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
+    }
+  }
+  const spliced = splice(kept, updates);
+  if (!spliced) return { doubt: 'the changed subtrees do not fit the kept tree' };
+  return { nodes: spliced.nodes, kept: { ...kept, nodes: spliced.map, order: spliced.order, looks: kept.looks + 1 }, roots: seen.roots + seen.kids, read: updates.length };
+}
+
+/**
+ * A node as getFullAXTree gives it: an ignored node there says only why it
+ * is ignored, where the partial reads also give its role and name.
+ */
+export function asFull(n) {
+  if (!n.ignored) return n;
+  const out = { nodeId: n.nodeId, ignored: true, ignoredReasons: n.ignoredReasons, role: { type: 'role', value: 'none' }, chromeRole: { type: 'internalRole', value: 0 } };
+  if (n.parentId !== undefined) out.parentId = n.parentId;
+  out.childIds = n.childIds || [];
+  if (n.backendDOMNodeId !== undefined) out.backendDOMNodeId = n.backendDOMNodeId;
+  return out;
+}
+
+/**
+ * The kept tree with `updates` (fresh nodes) in place of its nodes of the
+ * same ids, keeping only what the root still reaches, in the kept order
+ * (new nodes after their parent). Null when a child id names no node, a
+ * node is claimed twice, or the root is gone: then the tree is not whole.
+ * Pure.
+ */
+export function splice(kept, updates) {
+  const map = new Map(kept.nodes);
+  for (const n of updates) map.set(n.nodeId, asFull(n));
+  const rootId = kept.order[0];
+  if (!map.has(rootId)) return null;
+  /** nodeId → reached from the root */
+  const reached = new Set([rootId]);
+  const stack = [rootId];
+  while (stack.length) {
+    const n = map.get(stack.pop());
+    for (const c of n.childIds || []) {
+      if (!map.has(c) || reached.has(c)) return null;
+      if (map.get(c).parentId !== n.nodeId) return null;
+      reached.add(c);
+      stack.push(c);
+    }
+  }
+  // The kept order for nodes still there; a new node right after the node before it among its siblings (or its parent).
+  const order = kept.order.filter((id) => reached.has(id));
+  const placed = new Set(order);
+  const added = [...reached].filter((id) => !placed.has(id));
+  if (added.length) {
+    const after = new Map();
+    for (const id of added) {
+      const parent = map.get(map.get(id).parentId);
+      const sibs = parent.childIds;
+      const i = sibs.indexOf(id);
+      const anchor = i > 0 ? sibs[i - 1] : parent.nodeId;
+      if (!after.has(anchor)) after.set(anchor, []);
+      after.get(anchor).push(id);
+    }
+    const out = [];
+    const put = (id) => {
+      out.push(id);
+      for (const a of after.get(id) || []) put(a);
+    };
+    for (const id of order) put(id);
+    order.length = 0;
+    order.push(...out);
+  }
+  const finalMap = new Map(order.map((id) => [id, map.get(id)]));
+  if (finalMap.size !== reached.size) return null;
+  return { nodes: order.map((id) => finalMap.get(id)), map: finalMap, order };
+}
