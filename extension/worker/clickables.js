@@ -186,7 +186,8 @@ async function listeners(tabId, session) {
  * the main frame's element `boxes` and `viewport` (the part of the document
  * on screen, from the same snapshot and one Page.getLayoutMetrics). A
  * session whose documents cannot be read leaves its frames without: the
- * snapshot then has what the tree gives.
+ * snapshot then has what the tree gives. Answers whether the documents hold
+ * shadow roots of their own (or could not be read).
  * @param {number} tabId
  * @param {Array<{key:string, parent?:string|null, partial?:boolean, clickables?:any[], positions?:any[], boxes?:number[], viewport?:any}>} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
@@ -209,9 +210,9 @@ export async function collectClickables(tabId, frames, frameSessions, want = {})
       const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], mergeFacts(readPositions(d, snap.strings), readScrollers(d, snap.strings))]));
       const mainDoc = layout && !session ? snap.documents.find((d) => snap.strings[d.frameId] === main.key) : null;
       if (mainDoc) main.boxes = readBoxes(mainDoc, snap.strings);
-      return { clicks: clickFacts(snap, listening), positions };
+      return { clicks: clickFacts(snap, listening), positions, shadow: snap.documents.some((d) => hasShadowRoot(d, snap.strings)) };
     } catch {
-      return { clicks: new Map(), positions: new Map() };
+      return { clicks: new Map(), positions: new Map(), shadow: true };
     }
   }));
   const metrics = await layout;
@@ -226,4 +227,15 @@ export async function collectClickables(tabId, frames, frameSessions, want = {})
     const places = positions.get(f.key);
     if (places && places.length) f.positions = places;
   }
+  return { shadow: perSession.some((m) => m.shadow) };
+}
+
+/**
+ * Whether a DOMSnapshot document holds a shadow root of the page's own (open
+ * or closed; not the browser's inside its controls): what changes inside one
+ * no watcher of the document sees (incremental.js).
+ */
+export function hasShadowRoot(doc, strings) {
+  const types = doc.nodes.shadowRootType;
+  return Boolean(types && types.value.some((v) => strings[v] === 'open' || strings[v] === 'closed'));
 }

@@ -47,7 +47,9 @@ function watcher() {
   // Elements that restyle the page when they come or go.
   const RESTYLE = 'style,link';
   // CSS that may change what a state (hover, focus, checked…) shows is a change no mutation reports.
-  const STATES = /:(hover|focus|focus-within|focus-visible|active|checked|indeterminate|target|has|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|default|open|closed|popover-open|modal|autofill|playing|paused|empty|enabled|disabled|read-only|read-write|required|optional|visited|link|any-link|fullscreen|picture-in-picture)\b/;
+  // A rule that matches by state, by position among siblings or through a sibling (+, ~) or a child
+  // (:has) changes elements no mutation touched.
+  const STATES = /:(hover|focus|focus-within|focus-visible|active|checked|indeterminate|target|has|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|default|open|closed|popover-open|modal|autofill|playing|paused|empty|enabled|disabled|read-only|read-write|required|optional|visited|link|any-link|fullscreen|picture-in-picture|nth-child|nth-last-child|first-child|last-child|only-child|nth-of-type|nth-last-of-type|first-of-type|last-of-type|only-of-type)\b|[+~]/;
   const HARMLESS = /^(color|background(-.*)?|border(-.*)?|outline(-.*)?|box-shadow|text-decoration(-.*)?|text-shadow|opacity|transform|transition(-.*)?|filter|fill|stroke|caret-color|accent-color|scale|rotate|translate|will-change)$/;
   const hidden = (e) => e.shadowRoot || e.tagName.includes('-');
   const unseenElement = (e) => e.nodeType === 1 && (e.matches(`${UNSEEN_SELECTOR},${RESTYLE}`) || hidden(e)
@@ -55,7 +57,11 @@ function watcher() {
   const cssDoubt = () => {
     const rules = (list) => {
       for (const r of list) {
-        if (r instanceof CSSKeyframesRule) return 'CSS animations';
+        if (r instanceof CSSKeyframesRule) {
+          // What a keyframe shows mid-animation changes with no mutation nor event.
+          for (const k of r.cssRules) for (let i = 0; i < k.style.length; i++) if (!HARMLESS.test(k.style[i])) return `a CSS animation of ${k.style[i]}`;
+          continue;
+        }
         if (r instanceof CSSStyleRule) {
           if (/content-visibility/.test(r.style.cssText)) return 'content-visibility';
           if (/counter\(/.test(r.style.content)) return 'CSS counters';
@@ -82,10 +88,13 @@ function watcher() {
   const stateOf = (e) => (e.tagName === 'SELECT' ? [...e.options].map((o) => (o.selected ? 1 : 0)).join('') + e.value
     : e.tagName === 'OPTION' ? String(e.selected) : `${e.value}|${e.checked}|${e.indeterminate}`);
   const fields = () => document.querySelectorAll('input,textarea,select,option');
-  const box = () => `${innerWidth}x${innerHeight} ${document.hasFocus()} ${document.visibilityState}`;
+  // What changes the tree with no mutation: the window, the page's focus, the URL (the root's), style sheets' rules (CSSOM).
+  const box = () => `${innerWidth}x${innerHeight} ${document.hasFocus()} ${document.visibilityState} ${location.href} `
+    + [...document.styleSheets, ...(document.adoptedStyleSheets || [])].map((x) => { try { return x.cssRules.length; } catch { return -1; } }).join(',');
 
+  const ANIMATION_EVENTS = ['transitionstart', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationcancel', 'animationiteration'];
   const w = globalThis.axsnapIncr;
-  if (w && w.observer) w.observer.disconnect();
+  if (w && w.stop) w.stop();
   const s = {
     token: null, doubt: null, dirty: new Set(), kids: new Set(), gone: new Set(), states: new WeakMap(), focus: null, box: '', observer: null,
   };
@@ -122,8 +131,10 @@ function watcher() {
       s.dirty.add(el);
     }
   };
+  const loading = () => [...document.images].some((i) => !i.complete);
   const remember = () => {
     for (const e of fields()) s.states.set(e, stateOf(e));
+    s.loading = loading();
     s.focus = document.activeElement;
     s.box = box();
   };
@@ -134,6 +145,9 @@ function watcher() {
     }
     doubt(cssDoubt());
     s.observer = new MutationObserver(onRecords);
+    // A transition or animation that starts or ends changes what its element shows, with no mutation.
+    s.onAnimation = (e) => { if (s.observer && e.target.nodeType === 1) s.dirty.add(e.target); };
+    for (const t of ANIMATION_EVENTS) document.addEventListener(t, s.onAnimation, true);
     s.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     remember();
     return { doubt: s.doubt };
@@ -143,7 +157,12 @@ function watcher() {
     onRecords(s.observer.takeRecords());
     if (s.token !== token) return { doubt: 'the watcher was re-armed' };
     if (s.doubt) return { doubt: s.doubt };
-    if (box() !== s.box) return { doubt: 'the window was resized, hidden or lost focus' };
+    if (box() !== s.box) return { doubt: 'the window, its focus, the URL or the style sheets changed' };
+    if (s.loading || loading()) return { doubt: 'images were loading' };
+    if ([...document.getElementsByTagName('*')].some(hidden)) return { doubt: 'a shadow root' };
+    if (document.getAnimations().some((a) => a.playState === 'running' && !(a instanceof CSSTransition) && !(a instanceof CSSAnimation))) {
+      return { doubt: 'a script animation is running' };
+    }
     const dirty = new Set([...s.dirty].filter((e) => e.isConnected));
     for (const e of fields()) if (s.states.get(e) !== stateOf(e)) dirty.add(e.tagName === 'OPTION' ? (e.closest('select,datalist') || e) : e);
     const focus = document.activeElement;
@@ -197,7 +216,11 @@ function watcher() {
     globalThis.axsnapIncrRoots = [...roots, ...kids];
     return { roots: roots.length, kids: kids.length, elements: size };
   };
-  globalThis.axsnapIncr = { arm, look };
+  const stop = () => {
+    if (s.observer) s.observer.disconnect();
+    for (const t of ANIMATION_EVENTS) if (s.onAnimation) document.removeEventListener(t, s.onAnimation, true);
+  };
+  globalThis.axsnapIncr = { arm, look, stop };
 }
 
 const GROUP = 'axsnap-incr';

@@ -27,10 +27,21 @@ export async function snapshot(tabId, options, { scope, keep }) {
   // Boxes only where the core uses them: a capped snapshot keeps what is near the viewport.
   const capped = !(options && (options.full || options.maxChars === 0));
   const boxes = capped || Boolean(options && options.viewport);
-  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }).then(() => performance.now());
+  let shadow = false;
+  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }).then((r) => { shadow = r.shadow; return performance.now(); });
   const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
   const t3 = performance.now();
   const tc = await clicks;
+  if (shadow) {
+    // A shadow root of the page's own (a closed one, which the watcher cannot see) holds changes no
+    // watcher reports: this page is read whole, this time too if it was not.
+    session.axTree = null;
+    if (fetch.incremental) {
+      const whole = await snapshot(tabId, { ...options, fresh: true }, { scope, keep });
+      whole.stats.fetch = { incremental: false, reason: 'a shadow root of the page\'s own' };
+      return whole;
+    }
+  }
   // The core applies the extension's defaults (options.rs, Defaults::Agent).
   const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, coreOptions);
   const t4 = performance.now();
