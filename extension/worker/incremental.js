@@ -29,6 +29,8 @@ import { send } from './cdp.js';
 const WORLD = 'axsnap-incr';
 /** Changed places read one by one at most; more costs about what the whole tree does. */
 export const MAX_ROOTS = 200;
+/** Parents tried, one by one, for a changed element Chrome keeps no node for. */
+const LIFT_MAX = 8;
 /** Calls in flight at once. */
 const PARALLEL = 32;
 /** A full read at least every this many looks, whatever the watcher says. */
@@ -283,7 +285,14 @@ export async function readChanges(tabId, f, kept) {
           : send(tabId, undefined, 'Accessibility.getPartialAXTree', { objectId, fetchRelatives: false })).then((r) => r.nodes)))));
       }
       for (const [i, nodes] of subtrees.entries()) {
-        if (!nodes.length) return { doubt: 'a changed element has no accessibility node' };
+        // An element Chrome keeps no node for (<b>, <span>): its parent's subtree holds the change.
+        for (let up = 0; !nodes.length && up < LIFT_MAX; up++) {
+          const { result } = await send(tabId, undefined, 'Runtime.callFunctionOn', { objectId: objects[i], objectGroup: GROUP, functionDeclaration: 'function () { return this.parentElement; }' });
+          if (!result.objectId) break;
+          objects[i] = result.objectId;
+          nodes.push(...(await send(tabId, undefined, i < seen.roots ? 'Accessibility.queryAXTree' : 'Accessibility.getPartialAXTree',
+            i < seen.roots ? { objectId: result.objectId } : { objectId: result.objectId, fetchRelatives: false })).nodes);
+        }
         if (i >= seen.roots && nodes.length !== 1) return { doubt: 'a list\'s own node could not be read alone' };
         updates.push(...nodes);
       }

@@ -1,0 +1,66 @@
+// Incremental fetching (extension/worker/incremental.js) in real Chromium:
+// after each kind of change, the snapshot read incrementally is the one a
+// whole read (fresh) gives, byte for byte; changes no mutation shows are
+// still seen, and those the watcher cannot follow read the whole tree.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { withExtension } from '../harness.mjs';
+
+const ctx = withExtension();
+const FULL = { full: true };
+
+/** [what, the change in the page's own world, how the next snapshot must be read: true incremental, false whole, undefined either] */
+const CHANGES = [
+  ['text inside a paragraph', () => { document.querySelector('#intro b').textContent = 'heavy'; }, true],
+  ['a text node alone', () => { document.getElementById('intro').firstChild.data = 'Many '; }, true],
+  ['a label for a field', () => { document.getElementById('email-label').textContent = 'E-mail address'; }, true],
+  ['a word inside a label around a field', () => { document.getElementById('name-word').textContent = 'in full'; }, true],
+  ['the element a button is labelled by', () => { document.getElementById('lbl').textContent = 'Send later'; }, true],
+  ['a legend', () => { document.getElementById('legend').textContent = 'Your plan'; }, true],
+  ['a radio checked by script', () => { document.getElementById('plus').checked = true; }, true],
+  ['a select changed by script', () => { document.getElementById('size').value = 'Large'; }, true],
+  ['a field filled by script', () => { document.getElementById('email').value = 'ada@example.com'; }, true],
+  ['the focus', () => { document.getElementById('email').focus(); }, true],
+  ['a list item removed', () => { document.getElementById('three').remove(); }, true],
+  ['list items added', () => { document.getElementById('list').insertAdjacentHTML('beforeend', '<li>Four</li><li><a href="#5">Five</a></li>'); }, true],
+  ['an item added at the top of a numbered list', () => { document.getElementById('ol').insertAdjacentHTML('afterbegin', '<li>Zeroth</li>'); }, true],
+  ['a link between words removed', () => { document.getElementById('beta').remove(); }, true],
+  ['a paragraph hidden', () => { document.getElementById('intro').hidden = true; }, true],
+  ['a paragraph shown again', () => { document.getElementById('intro').hidden = false; }, true],
+  ['details opened', () => { document.getElementById('det').open = true; }, true],
+  ['a table row added', () => { document.getElementById('rows').insertAdjacentHTML('beforeend', '<tr><td>b</td><td><button>Edit b</button></td></tr>'); }, true],
+  ['a block hidden from the tree', () => { document.getElementById('box').setAttribute('aria-hidden', 'true'); }, true],
+  ['several places at once', () => {
+    document.getElementById('head').textContent = 'All changed';
+    document.getElementById('list').firstElementChild.textContent = 'Uno';
+    document.getElementById('name').value = 'Ada';
+  }, true],
+  ['the URL (history API)', () => { history.pushState({}, '', '#moved'); }, false],
+  ['the title', () => { document.title = 'Incremental, renamed'; }, false],
+  ['a rule added through the CSSOM', () => { document.styleSheets[0].insertRule('#list { display: none }'); }, false],
+  ['a closed shadow root attached', () => { document.getElementById('host').attachShadow({ mode: 'closed' }).innerHTML = '<button>In the shadow</button>'; }, false],
+  ['a change in that shadow root', () => { document.getElementById('host').setAttribute('data-x', '1'); }, false],
+];
+
+test('after each change the incremental snapshot is the whole read\'s, and doubts read the whole tree', { timeout: 120000 }, async () => {
+  const page = await ctx.b.ctx.newPage();
+  await page.goto(ctx.server.url('/incremental.html'), { waitUntil: 'load' });
+  await page.bringToFront();
+  const tabId = await ctx.b.tabId(page);
+  const first = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
+  assert.equal(first.ok, true, JSON.stringify(first.error));
+  assert.equal(first.stats.fetch.incremental, false);
+  const calm = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
+  assert.equal(calm.stats.fetch.incremental, true, `nothing changed: ${JSON.stringify(calm.stats.fetch)}`);
+  assert.equal(calm.text, first.text);
+  for (const [what, change, incremental] of CHANGES) {
+    await page.evaluate(change);
+    const now = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
+    assert.equal(now.ok, true, `${what}: ${JSON.stringify(now.error)}`);
+    const whole = await ctx.b.call({ cmd: 'snapshot', tabId, options: { ...FULL, fresh: true } });
+    assert.equal(whole.stats.fetch.incremental, false);
+    assert.equal(now.text, whole.text, `${what}: read ${JSON.stringify(now.stats.fetch)}`);
+    if (incremental !== undefined) assert.equal(now.stats.fetch.incremental, incremental, `${what}: ${JSON.stringify(now.stats.fetch)}`);
+  }
+  await page.close();
+});
