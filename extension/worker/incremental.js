@@ -61,7 +61,7 @@ function watcher() {
       for (const r of list) {
         if (r instanceof CSSKeyframesRule) {
           // What a keyframe shows mid-animation changes with no mutation nor event.
-          for (const k of r.cssRules) for (let i = 0; i < k.style.length; i++) if (!HARMLESS.test(k.style[i])) return `a CSS animation of ${k.style[i]}`;
+          for (const k of /** @type {Iterable<CSSKeyframeRule>} */ (r.cssRules)) for (let i = 0; i < k.style.length; i++) if (!HARMLESS.test(k.style[i])) return `a CSS animation of ${k.style[i]}`;
           continue;
         }
         if (r instanceof CSSStyleRule) {
@@ -94,13 +94,22 @@ function watcher() {
   const box = () => `${innerWidth}x${innerHeight} ${document.hasFocus()} ${document.visibilityState} ${location.href} `
     + [...document.styleSheets, ...(document.adoptedStyleSheets || [])].map((x) => { try { return x.cssRules.length; } catch { return -1; } }).join(',');
 
+  const MAX_RECORDED = 5000;
   const ANIMATION_EVENTS = ['transitionstart', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationcancel', 'animationiteration'];
   const w = globalThis.axsnapIncr;
   if (w && w.stop) w.stop();
   const s = {
     token: null, doubt: null, dirty: new Set(), kids: new Set(), gone: new Set(), states: new WeakMap(), focus: null, box: '', observer: null,
   };
-  const doubt = (why) => { s.doubt ||= why; };
+  // Once in doubt the next look reads the whole tree: nothing more to record (nor to hold on to).
+  const doubt = (why) => {
+    if (!why || s.doubt) return;
+    s.doubt = why;
+    s.observer?.disconnect();
+    s.dirty = new Set();
+    s.kids = new Set();
+    s.gone = new Set();
+  };
   const onRecords = (records) => {
     for (const r of records) {
       const t = r.target;
@@ -132,6 +141,8 @@ function watcher() {
       }
       s.dirty.add(el);
     }
+    // A page that keeps changing with no look between: record no more than a look would read.
+    if (s.dirty.size + s.kids.size > MAX_RECORDED || s.gone.size > MAX_RECORDED) doubt('too many changes');
   };
   const loading = () => [...document.images].some((i) => !i.complete);
   const remember = () => {
@@ -148,7 +159,7 @@ function watcher() {
     doubt(cssDoubt());
     s.observer = new MutationObserver(onRecords);
     // A transition or animation that starts or ends changes what its element shows, with no mutation.
-    s.onAnimation = (e) => { if (s.observer && e.target.nodeType === 1) s.dirty.add(e.target); };
+    s.onAnimation = (e) => { if (!s.doubt && e.target.nodeType === 1) s.dirty.add(e.target); };
     for (const t of ANIMATION_EVENTS) document.addEventListener(t, s.onAnimation, true);
     s.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     remember();
@@ -188,7 +199,7 @@ function watcher() {
         if (refs.some((id) => id && ids.has(id))) dirty.add(r);
       }
       for (const id of ids) if (id.startsWith('for:')) { const f = document.getElementById(id.slice(4)); if (f) dirty.add(f); }
-      for (const l of document.querySelectorAll('label[for]')) if (ids.has(l.htmlFor) && l.control) dirty.add(l.control);
+      for (const l of /** @type {NodeListOf<HTMLLabelElement>} */ (document.querySelectorAll('label[for]'))) if (ids.has(l.htmlFor) && l.control) dirty.add(l.control);
     }
     // A place with no box (display: none) may have no node of its own: its parent's subtree holds the change.
     const lift = (e) => {
