@@ -51,7 +51,11 @@ export async function watch(tabId) {
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.debugger.onEvent.addListener(onEvent);
   // Network events only for what the page sends from now on; bodies are not kept.
-  const network = await send(tabId, undefined, 'Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }).then(() => true, () => false);
+  // The top frame keeps its id across navigations: asked once, beside turning Network on.
+  const [network, top] = await Promise.all([
+    send(tabId, undefined, 'Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }).then(() => true, () => false),
+    send(tabId, undefined, 'Page.getFrameTree').then((r) => r.frameTree.frame.id, () => undefined),
+  ]);
   const stop = () => {
     chrome.tabs.onUpdated.removeListener(onUpdated);
     chrome.debugger.onEvent.removeListener(onEvent);
@@ -66,14 +70,16 @@ export async function watch(tabId) {
   const settled = async (deadlineMs = SETTLE_MS) => {
     const until = Date.now() + deadlineMs;
     let quiet = false;
+    const from = Date.now();
     try {
-      await pause(NAVIGATION_GRACE_MS);
+      // The look for a navigation runs inside the first quiet period (longer than it), not before it.
       while (!quiet && Date.now() < until) {
         if (loading || busy()) {
           await pause(Math.min(100, until - Date.now()));
           continue;
         }
-        quiet = await domQuiet(tabId, Math.min(QUIET_MS, until - Date.now()), until - Date.now());
+        quiet = await domQuiet(tabId, top, Math.min(QUIET_MS, until - Date.now()), until - Date.now());
+        if (quiet && Date.now() - from < NAVIGATION_GRACE_MS) await pause(from + NAVIGATION_GRACE_MS - Date.now());
         // A navigation or a request started while the DOM was quiet: look again.
         if (loading || busy()) quiet = false;
         if (!quiet) await pause(Math.min(20, until - Date.now()));
@@ -93,11 +99,11 @@ export async function watch(tabId) {
  * True once the top frame's DOM has not changed for `quietMs`; false when
  * `maxMs` passed first or the document went away (a navigation) meanwhile.
  */
-async function domQuiet(tabId, quietMs, maxMs) {
+async function domQuiet(tabId, frameId, quietMs, maxMs) {
   if (maxMs <= 0) return false;
   try {
-    const { frameTree } = await send(tabId, undefined, 'Page.getFrameTree');
-    const { executionContextId } = await send(tabId, undefined, 'Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: WORLD });
+    frameId ??= (await send(tabId, undefined, 'Page.getFrameTree')).frameTree.frame.id;
+    const { executionContextId } = await send(tabId, undefined, 'Page.createIsolatedWorld', { frameId, worldName: WORLD });
     const expression = `new Promise((resolve) => {
       let timer;
       const done = (quiet) => { observer.disconnect(); clearTimeout(timer); clearTimeout(limit); resolve(quiet); };
