@@ -10,8 +10,8 @@
 // checked states, the focused element). It answers with the topmost changed
 // elements, widened to what their change can rename elsewhere: labels'
 // fields and the elements whose aria-labelledby/-describedby point into
-// them. Each is read again with one Accessibility.queryAXTree (its AX
-// subtree), and its ancestors (whose names may come from its words) one by
+// them. Each is read again (its node with getPartialAXTree, its subtree level
+// by level with getChildAXNodes), and its ancestors (whose names may come from its words) one by
 // one with getPartialAXTree. Node ids agree between those calls and the kept
 // tree because the Accessibility domain stays on for the document.
 //
@@ -29,6 +29,8 @@ import { send } from './cdp.js';
 const WORLD = 'axsnap-incr';
 /** Changed places read one by one at most; more costs about what the whole tree does. */
 export const MAX_ROOTS = 200;
+/** Nodes read one call per parent at most: beyond it, the whole tree costs less. */
+const MAX_NODES_READ = 6000;
 /** Parents tried, one by one, for a changed element Chrome keeps no node for. */
 const LIFT_MAX = 8;
 /** Calls in flight at once. */
@@ -288,29 +290,38 @@ export async function readChanges(tabId, f, kept) {
       const list = await run(tabId, contextId, 'globalThis.axsnapIncrRoots', GROUP);
       const { result: props } = await send(tabId, undefined, 'Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
       const objects = props.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name).map((p) => p.value.objectId);
-      // The first `roots` are read with their subtrees, the rest (`kids`) as their own node only.
-      const subtrees = [];
-      for (let i = 0; i < objects.length; i += PARALLEL) {
-        subtrees.push(...(await Promise.all(objects.slice(i, i + PARALLEL).map((objectId, k) => (i + k < seen.roots
-          ? send(tabId, undefined, 'Accessibility.queryAXTree', { objectId })
-          : send(tabId, undefined, 'Accessibility.getPartialAXTree', { objectId, fetchRelatives: false })).then((r) => r.nodes)))));
-      }
-      for (const [i, nodes] of subtrees.entries()) {
-        // An element Chrome keeps no node for (<b>, <span>): its parent's subtree holds the change.
+      // Each place's own node; the first `roots` then with their subtrees, level by level (queryAXTree
+      // would read a subtree in one call, but waits for the page's next frame: a second in a background tab).
+      const own = (objectId) => send(tabId, undefined, 'Accessibility.getPartialAXTree', { objectId, fetchRelatives: false }).then((r) => r.nodes);
+      const tops = [];
+      for (let i = 0; i < objects.length; i += PARALLEL) tops.push(...(await Promise.all(objects.slice(i, i + PARALLEL).map(own))));
+      for (const [i, nodes] of tops.entries()) {
+        // An element Chrome keeps no node for (<b>, <span>): its parent's node (and subtree) holds the change.
         for (let up = 0; !nodes.length && up < LIFT_MAX; up++) {
           const { result } = await send(tabId, undefined, 'Runtime.callFunctionOn', { objectId: objects[i], objectGroup: GROUP, functionDeclaration: 'function () { return this.parentElement; }' });
           if (!result.objectId) break;
           objects[i] = result.objectId;
-          nodes.push(...(await send(tabId, undefined, i < seen.roots ? 'Accessibility.queryAXTree' : 'Accessibility.getPartialAXTree',
-            i < seen.roots ? { objectId: result.objectId } : { objectId: result.objectId, fetchRelatives: false })).nodes);
+          nodes.push(...(await own(result.objectId)));
         }
-        if (i >= seen.roots && nodes.length !== 1) return { doubt: 'a list\'s own node could not be read alone' };
-        updates.push(...nodes);
+        if (nodes.length !== 1) return { doubt: 'a changed element\'s node could not be read alone' };
+        updates.push(nodes[0]);
+      }
+      let level = tops.slice(0, seen.roots).map((n) => n[0]);
+      while (level.length) {
+        const parents = level.filter((n) => n.childIds && n.childIds.length);
+        const next = [];
+        for (let i = 0; i < parents.length; i += PARALLEL) {
+          const got = await Promise.all(parents.slice(i, i + PARALLEL).map((n) => send(tabId, undefined, 'Accessibility.getChildAXNodes', { id: n.nodeId }).then((r) => r.nodes)));
+          for (const g of got) next.push(...g);
+        }
+        updates.push(...next);
+        if (updates.length > MAX_NODES_READ) return { doubt: `more than ${MAX_NODES_READ} nodes changed` };
+        level = next;
       }
       // Ancestors, whose names may be made of the changed words, read again one by one.
       const fresh = new Set(updates.map((n) => n.nodeId));
       const ancestors = new Set();
-      for (const nodes of subtrees) {
+      for (const nodes of tops) {
         for (let id = nodes[0].parentId; id !== undefined && !fresh.has(id) && !ancestors.has(id); id = kept.nodes.get(id)?.parentId) {
           if (!kept.nodes.has(id)) return { doubt: 'a changed element sits where the kept tree has no node' };
           ancestors.add(id);

@@ -62,7 +62,7 @@ pub const AGENT_MAX_CHARS: usize = 12_000;
 pub const AGENT_MAX_URL: usize = 64;
 
 /// The option keys, as callers spell them.
-pub const KEYS: &[&str] = &["mode", "format", "maxChars", "maxDepth", "maxText", "maxUrl", "root", "full", "diff", "viewport"];
+pub const KEYS: &[&str] = &["mode", "format", "maxChars", "maxDepth", "maxText", "maxUrl", "root", "full", "diff", "viewport", "fresh"];
 
 impl Options {
     /// Parses the caller's options object (`null` or absent keys: defaults).
@@ -104,6 +104,10 @@ impl Options {
                 "full" => full = boolean(key, v)?,
                 "diff" => o.diff = boolean(key, v)?,
                 "viewport" => o.viewport = boolean(key, v)?,
+                // How the extension reads the tree (whole, not only what changed): the same input here.
+                "fresh" => {
+                    boolean(key, v)?;
+                }
                 other => {
                     return Err(bad(format!("unknown option {other:?}: the options are {}", KEYS.join(", "))));
                 }
@@ -222,7 +226,7 @@ mod tests {
     #[test]
     fn bad_options_name_the_key() {
         let cases = [
-            (json!({"__proto__": {}}), "unknown option \"__proto__\": the options are mode, format, maxChars, maxDepth, maxText, maxUrl, root, full, diff, viewport"),
+            (json!({"__proto__": {}}), "unknown option \"__proto__\": the options are mode, format, maxChars, maxDepth, maxText, maxUrl, root, full, diff, viewport, fresh"),
             (json!({"maxChars": "12"}), "option maxChars must be a whole number ≥ 0, not a string"),
             (json!({"maxChars": -1}), "option maxChars must be a whole number ≥ 0, not -1"),
             (json!({"maxDepth": 1.5}), "option maxDepth must be a whole number ≥ 0, not 1.5"),
