@@ -93,19 +93,19 @@ fn elements_the_page_replaced_with_identical_ones_keep_their_refs() {
     let list = |first: u32, names: &[&str]| {
         let ids: Vec<u32> = (0..names.len() as u32).map(|i| first + i).collect();
         let mut nodes = vec![n(1, "RootWebArea", "Todos", &ids)];
-        nodes.extend(names.iter().zip(&ids).map(|(name, &id)| n(id, "button", name, &[])));
+        nodes.extend(names.iter().zip(&ids).map(|(name, &id)| n(id, "checkbox", name, &[])));
         SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
     };
     let before = snapshot_since(&list(10, &["Edit milk", "Delete", "Delete", "Edit rent"]), &[], &Options::default(), &mut refs, &mut previous).unwrap();
-    assert_eq!(before.text, "page \"Todos\"\nbutton \"Edit milk\" A0\nbutton \"Delete\" A1\nbutton \"Delete\" A2\nbutton \"Edit rent\" A3\n");
+    assert_eq!(before.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Delete\" A1\ncheckbox \"Delete\" A2\ncheckbox \"Edit rent\" A3\n");
     let s = snapshot_since(&list(20, &["Edit milk", "Delete", "Delete", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
     // Unique names keep their refs; the twin "Delete" buttons could be
     // either old one, so they get new refs and the old ones are stale.
-    assert_eq!(s.text, "page \"Todos\"\nbutton \"Edit milk\" A0\nbutton \"Delete\" A4\nbutton \"Delete\" A5\nbutton \"Edit rent\" A3\nbutton \"Edit bread\" A6\n");
+    assert_eq!(s.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Delete\" A4\ncheckbox \"Delete\" A5\ncheckbox \"Edit rent\" A3\ncheckbox \"Edit bread\" A6\n");
     assert_eq!(refs.resolve("A0").unwrap().backend_node_id, 20);
     assert_eq!(refs.resolve("A1").unwrap_err().code, ErrorCode::StaleRef);
     let again = snapshot_since(&list(30, &["Edit milk", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
-    assert_eq!(again.text, "page \"Todos\"\nbutton \"Edit milk\" A0\nbutton \"Edit rent\" A3\nbutton \"Edit bread\" A6\n");
+    assert_eq!(again.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Edit rent\" A3\ncheckbox \"Edit bread\" A6\n");
     assert_eq!(refs.resolve("A6").unwrap().backend_node_id, 32);
 }
 
