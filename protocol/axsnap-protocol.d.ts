@@ -56,6 +56,8 @@ export type ErrorCode =
   | "restricted_page"
   /** the tab has no earlier page to go back to */
   | "no_history"
+  /** Chrome could not load the page and shows its error page instead (no such host, connection refused, …); error.tabId is the tab, and a snapshot reads that page */
+  | "load_failed"
   /** this tab's refs could not be kept while the service worker was stopped: take a new snapshot */
   | "storage_full"
   /** the core could not read the accessibility tree */

@@ -40,6 +40,7 @@ export const ERRORS = {
   debugger_busy: 'another debugger (DevTools) is attached to the tab',
   restricted_page: 'Chrome allows no extension to read this page (`chrome://`, `devtools://`, `view-source:`, other extensions, the Web Store)',
   no_history: 'the tab has no earlier page to go back to',
+  load_failed: 'Chrome could not load the page and shows its error page instead (no such host, connection refused, …); `error.tabId` is the tab, and a snapshot reads that page',
   storage_full: 'this tab\'s refs could not be kept while the service worker was stopped: take a new snapshot',
   bad_input: 'the core could not read the accessibility tree',
   cdp_error: 'Chrome refused a debugger command',

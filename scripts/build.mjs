@@ -3,9 +3,9 @@
 // side panel (with the agent loop and the AI SDK) into extension/panel/dist
 // with esbuild, since an MV3 extension may load no remote code.
 import { readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { ROOT, run, step } from './lib.mjs';
 
 export const PKG = join(ROOT, 'extension/pkg');
@@ -13,17 +13,9 @@ export const WASM = join(PKG, 'axsnap_wasm_bg.wasm');
 
 export const PANEL_DIST = join(ROOT, 'extension/panel/dist');
 
-/** The side panel's one script, bundled (esbuild is loaded here: setup installs it first). */
+/** The side panel's one script, bundled (scripts/build-panel.mjs; setup installs esbuild first). */
 export function buildPanel() {
-  const esbuild = createRequire(import.meta.url)('esbuild');
-  const r = esbuild.buildSync({
-    entryPoints: [join(ROOT, 'extension/panel/panel.js')],
-    outfile: join(PANEL_DIST, 'panel.js'),
-    bundle: true, format: 'esm', target: 'chrome116', platform: 'browser',
-    minify: true, sourcemap: 'external', legalComments: 'external', logLevel: 'warning', metafile: true,
-  });
-  const bytes = Object.values(r.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
-  console.log(`panel: ${statSync(join(PANEL_DIST, 'panel.js')).size} bytes (${bytes} with map and licenses)`);
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-panel.mjs')], { stdio: 'inherit' });
 }
 
 export function build({ quiet = false } = {}) {

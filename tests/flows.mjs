@@ -125,7 +125,10 @@ export function inlineLinks(text) {
  * What a diff fails to say of the change from `before` to `after` (full
  * text snapshots of one document, in one ref table): every line that is new
  * (as often as it is new) must be in the diff as added or changed, and every
- * line that went must be in it as removed, or changed (the same ref).
+ * line that went must be in it as removed, or changed (the same ref). The
+ * diff's two shorthands count: a removed line `(with N lines below)` says
+ * the N removed lines under it, and when the diff shows a line gaining the
+ * focus, a line that only lost it needs no mention.
  * Returns the lines it hides; none when the diff says everything.
  * @param {string} before @param {string} after @param {string} diff  the diff's text
  */
@@ -137,12 +140,24 @@ export function hiddenChanges(before, after, diff) {
   };
   const [old, now] = [inlineLinks(before), inlineLinks(after)];
   const entries = diff.replace(/\n$/, '').split('\n').slice(1).map((l) => ({ mark: l[0], line: l.slice(2) }));
+  const depth = (l) => l.length - l.trimStart().length;
+  const removed = entries.filter((e) => e.mark === '-').flatMap(({ line }) => {
+    const m = line.match(/^(.*) \(with (\d+) lines? below\)$/);
+    if (!m) return [line];
+    const at = old.indexOf(m[1]);
+    const under = at < 0 ? [] : old.slice(at + 1).filter((l, i, rest) => rest.slice(0, i + 1).every((r) => depth(r) > depth(m[1])));
+    return [m[1], ...under.slice(0, Number(m[2]))];
+  });
   const said = (marks) => entries.filter((e) => marks.includes(e.mark)).map((e) => e.line);
   const refOf = (l) => l.match(/ (A\d+)\b/)?.[1];
   const changedRefs = new Set(said('~').map(refOf).filter(Boolean));
   // A line of words that only moved in depth is changed, not removed.
   const changedWords = new Set(said('~').filter((l) => !refOf(l)).map((l) => l.trim()));
-  const missingAdds = minus(minus(now, old), said('+~'));
-  const missingRemoves = minus(minus(old, now), said('-')).filter((l) => !(refOf(l) ? changedRefs.has(refOf(l)) : changedWords.has(l.trim())));
+  const focusMoved = said('+~').some((l) => l.includes(' focused'));
+  const lostFocus = new Set(focusMoved ? now.filter((l) => old.some((o) => o !== l && o.replace(' focused', '') === l)) : []);
+  const missingAdds = minus(minus(now, old), said('+~')).filter((l) => !lostFocus.has(l));
+  const missingRemoves = minus(minus(old, now), removed)
+    .filter((l) => !(refOf(l) ? changedRefs.has(refOf(l)) : changedWords.has(l.trim())))
+    .filter((l) => !lostFocus.has(l.replace(' focused', '')));
   return [...missingAdds.map((l) => `not said as added: ${l}`), ...missingRemoves.map((l) => `not said as removed: ${l}`)];
 }

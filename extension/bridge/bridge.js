@@ -20,7 +20,10 @@
   /** @type {chrome.runtime.Port|null} */
   let port = null;
 
-  const post = (data) => window.postMessage(data, location.origin);
+  // The document's own origin: in a sandboxed frame it is opaque ("null", while location.origin still
+  // names the URL's site) and postMessage takes no "null" target; the window is our own either way.
+  const origin = self.origin;
+  const post = (data) => window.postMessage(data, origin === 'null' ? '*' : origin);
 
   function connect() {
     if (port) return port;
@@ -34,7 +37,7 @@
   }
 
   window.addEventListener('message', (e) => {
-    if (e.source !== window || e.origin !== location.origin) return;
+    if (e.source !== window || e.origin !== origin) return;
     const d = e.data;
     if (!d || typeof d !== 'object') return;
     if (d.axsnap === 'probe') post({ axsnap: 'bridge', protocol: PROTOCOL });

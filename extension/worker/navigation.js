@@ -32,7 +32,7 @@ export async function listTabs(may) {
  * @param {() => Promise<number>} start
  * @param {number} timeout
  */
-async function loaded(start, timeout) {
+async function loaded(start, timeout, readable) {
   const loading = new Set();
   const done = new Set();
   /** @type {(value?: unknown) => void} */
@@ -59,7 +59,9 @@ async function loaded(start, timeout) {
     while (!done.has(tabId) && !removed.has(tabId) && Date.now() < until) {
       await Promise.race([new Promise((resolve) => { wake = resolve; }), timedOut]);
     }
-    return { ...tabInfo(await getTab(tabId)), loaded: done.has(tabId) };
+    const tab = await getTab(tabId);
+    if (done.has(tabId) && readable) await refuseErrorPage(tabId, tab);
+    return { ...tabInfo(tab), loaded: done.has(tabId) };
   } finally {
     clearTimeout(timer);
     chrome.tabs.onUpdated.removeListener(onUpdated);
@@ -67,8 +69,27 @@ async function loaded(start, timeout) {
   }
 }
 
-export function openTab(url, active, timeout) {
-  return loaded(async () => (await chrome.tabs.create({ url, active: active ?? true })).id, timeout);
+/**
+ * A load Chrome could not make ends on its own error page, while the tab
+ * keeps the asked-for URL and says `complete`: only the frame tree tells
+ * (`unreachableUrl`). Read where the debugger may go; a page it cannot
+ * attach to stays as the tab says.
+ */
+async function refuseErrorPage(tabId, tab) {
+  let frame;
+  try {
+    await attachTab(tabId);
+    frame = (await send(tabId, undefined, 'Page.getFrameTree')).frameTree?.frame;
+  } catch {
+    return;
+  }
+  if (frame?.unreachableUrl) {
+    throw new AxError('load_failed', `tab ${tabId} could not load ${frame.unreachableUrl}: Chrome shows its error page (${tab.title || 'no title'})`, { tabId });
+  }
+}
+
+export function openTab(url, active, timeout, readable) {
+  return loaded(async () => (await chrome.tabs.create({ url, active: active ?? true })).id, timeout, readable);
 }
 
 export async function switchTab(tabId) {
@@ -84,12 +105,13 @@ export async function closeTab(tabId) {
   return { tabId };
 }
 
-export function navigate(tabId, url, timeout) {
+/** `readable`: whether the debugger may attach to the tab's new page (to tell an error page). */
+export function navigate(tabId, url, timeout, readable) {
   return loaded(async () => {
     await getTab(tabId);
     await chrome.tabs.update(tabId, { url });
     return tabId;
-  }, timeout);
+  }, timeout, readable);
 }
 
 /**
@@ -115,5 +137,5 @@ export function back(tabId, timeout, readable) {
       throw fromChrome(e, 'back');
     }
     return tabId;
-  }, timeout);
+  }, timeout, readable);
 }

@@ -78,6 +78,9 @@ export function allowed(caller) {
  */
 export function checkConsent(caller, req) {
   if (caller.kind !== 'web' || OPEN_COMMANDS.has(req.cmd) || allowed(caller)) return;
+  if (opaque(caller.origin)) {
+    throw new AxError('forbidden', 'a sandboxed frame or another page without an origin of its own (data:, about:) can never be allowed: only a site can');
+  }
   const access = caller.grant?.access;
   if (access === 'denied') throw new AxError('denied', `the person denied ${caller.origin} access to axsnap`);
   if (access === 'revoked') throw new AxError('revoked', `the person revoked ${caller.origin}'s access to axsnap`);

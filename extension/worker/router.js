@@ -186,14 +186,20 @@ const COMMANDS = {
     const timeout = req.timeout ?? DEFAULT_TIMEOUT;
     switch (req.action ?? 'list') {
       case 'list': return listTabs((id) => mayReachTab(caller, id));
-      case 'open': return openTab(navigableUrl(req.url), req.active, timeout);
+      case 'open': {
+        const url = navigableUrl(req.url);
+        return openTab(url, req.active, timeout, !restrictedReason(url, extensionOrigin()));
+      }
       case 'switch': return switchTab(targetTab(caller, req.tabId));
       case 'close': return closeTab(targetTab(caller, req.tabId));
       default: throw new AxError('internal', `tabs ${req.action} has no handler`);
     }
   },
 
-  navigate: async (req, caller) => navigate(await tabOf(req, caller), navigableUrl(req.url), req.timeout ?? DEFAULT_TIMEOUT),
+  navigate: async (req, caller) => {
+    const url = navigableUrl(req.url);
+    return navigate(await tabOf(req, caller), url, req.timeout ?? DEFAULT_TIMEOUT, !restrictedReason(url, extensionOrigin()));
+  },
 
   back: async (req, caller) => {
     const tabId = await tabOf(req, caller);

@@ -167,6 +167,36 @@ test('forged postMessage traffic: other frames, window.open\'ed pages and made-u
   for (const p of [local, popup, page]) await p.close();
 });
 
+test('a sandboxed frame of an allowed site has an opaque origin: refused with a typed answer, never asked about', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(at('app.test', '/site.html'));
+  // The same URL as the allowed page, sandboxed: scripts run, the origin is opaque.
+  await page.evaluate((src) => new Promise((resolve) => {
+    const f = document.createElement('iframe');
+    f.setAttribute('sandbox', 'allow-scripts');
+    Object.assign(f, { src, title: 'Sandboxed', onload: resolve });
+    document.body.append(f);
+  }), at('app.test', '/site.html?label=Sandboxed'));
+  const frame = page.frames().find((f) => f.url().includes('label=Sandboxed'));
+  assert.equal(await frame.evaluate(() => self.origin), 'null');
+  const ask = (msg) => frame.evaluate((m) => new Promise((resolve) => {
+    addEventListener('message', (e) => { if (e.source === window && e.data?.axsnap === 'answer' && e.data.answer?.id === m.id) resolve(e.data.answer); });
+    // An opaque origin cannot be a postMessage target: '*' to its own window.
+    const send = () => postMessage({ axsnap: 'request', msg: m }, '*');
+    send();
+    const again = setInterval(send, 500); // the bridge may still be starting
+    setTimeout(() => { clearInterval(again); resolve({ timeout: true }); }, 8000);
+  }), msg);
+  const snap = await ask({ cmd: 'snapshot', id: 'sandboxed' });
+  assert.equal(snap.error?.code, 'forbidden', JSON.stringify(snap));
+  assert.match(snap.error.message, /sandboxed frame/);
+  assert.equal((await ask({ cmd: 'ping', id: 'sandboxed-ping' })).ok, true, 'open commands answer');
+  assert.equal((await access('null'))?.access ?? 'none', 'none', 'no grant or prompt for an opaque origin');
+  // The page itself keeps its access.
+  assert.equal((await viaSoon(page, { cmd: 'snapshot' })).ok, true);
+  await page.close();
+});
+
 test('oversize and flooding callers get their typed errors; other sites keep working, and so does the flooder a second later', async () => {
   const page = await b.ctx.newPage();
   await page.goto(at('app.test', '/site.html'));

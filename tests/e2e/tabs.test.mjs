@@ -78,6 +78,14 @@ test('navigation: bounded waits, first pages without history, URLs that may not 
     assert.equal((await suite.b.call({ cmd: 'tabs', action: 'open', url })).error.code, 'forbidden', url);
   }
   assert.equal((await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: 'not a url' })).error.code, 'bad_request');
+  // Nothing listens there: Chrome shows its error page while the tab says `complete`.
+  const refused = await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: 'http://127.0.0.1:9/' });
+  assert.equal(refused.error?.code, 'load_failed', JSON.stringify(refused));
+  assert.match(refused.error.message, /could not load http:\/\/127\.0\.0\.1:9\//);
+  const opened = await suite.b.call({ cmd: 'tabs', action: 'open', url: 'http://127.0.0.1:9/missing', active: false });
+  assert.equal(opened.error?.code, 'load_failed', JSON.stringify(opened));
+  assert.ok(Number.isInteger(opened.error.tabId), 'the error names the tab it opened');
+  ok(await suite.b.call({ cmd: 'tabs', action: 'close', tabId: opened.error.tabId }));
   // A page that never finishes loading: the answer comes at the timeout, saying so.
   const started = Date.now();
   const slow = ok(await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: suite.server.url('/slow?ms=5000'), timeout: 700 }));

@@ -107,6 +107,7 @@ test('no extension behind externally_connectable: the bridge; neither: consent_r
   fakeRuntime(() => null, { absent: true });
   const win = new EventTarget();
   win.location = { origin: 'http://app.test' };
+  win.origin = 'http://app.test';
   const posted = [];
   win.postMessage = (data) => {
     posted.push(data);

@@ -136,3 +136,12 @@ test('rate limit: at most `running` requests of an origin at work at once; a slo
   third();
   assert.equal(r.busy.size, 0, 'nothing kept for an idle origin');
 });
+
+test('an opaque origin (a sandboxed frame, data:) is forbidden, never asked about, whatever a grant says', () => {
+  for (const origin of ['null', '', 'data://']) {
+    const c = caller({ access: 'always', tabs: [], shared: [] }, { origin });
+    assert.equal(allowed(c), false, origin);
+    assert.equal(code(() => checkConsent(c, { cmd: 'snapshot' })), 'forbidden', origin);
+    assert.equal(code(() => checkConsent(c, { cmd: 'ping' })), 'ok', origin);
+  }
+});

@@ -222,7 +222,10 @@ pub struct DiffText {
 /// The diff as text: a summary line, then each changed line marked `+ `
 /// (added), `- ` (removed) or `~ ` (changed, as it is now) and then printed
 /// as in the full format, after the unchanged lines that place it (its
-/// parent lines and its section's heading), marked with two spaces.
+/// parent line and its section's heading), marked with two spaces. Two
+/// things are said once rather than line by line: a removed line takes the
+/// removed lines below it along (`(with 3 lines below)`), and when the focus
+/// moved to a line the diff shows, the line that only lost it is left out.
 pub fn print(old: &[Printed], d: &Diff) -> DiffText {
     let entries: Vec<(char, &Printed)> = d
         .ops
@@ -247,6 +250,9 @@ pub fn print(old: &[Printed], d: &Diff) -> DiffText {
         lines += 1;
         refs += line.refs.len();
     };
+    let focus_moved = d.ops.iter().any(|op| gains_focus(op, old));
+    // Removed lines already said by a removed line above them.
+    let mut below = 0;
     for (k, &(mark, line)) in entries.iter().enumerate() {
         let (in_old, in_new) = (mark != '+', mark != '-');
         if in_old {
@@ -269,12 +275,20 @@ pub fn print(old: &[Printed], d: &Diff) -> DiffText {
         if mark == ' ' {
             continue;
         }
+        if below > 0 {
+            below -= 1;
+            shown[k] = true;
+            continue;
+        }
+        if focus_moved && mark == '~' && only_lost_focus(old_line(&d.ops[k], old), line) {
+            continue;
+        }
         common = Some(match common {
             None => ancestors.clone(),
             Some(c) => c.iter().zip(&ancestors).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
         });
         let parent = ancestors.last().copied();
-        let mut context: Vec<usize> = ancestors.iter().copied().filter(|&a| !shown[a]).collect();
+        let mut context: Vec<usize> = parent.into_iter().filter(|&a| !shown[a]).collect();
         // The section this line is in: the nearest heading before it among its siblings.
         let from = parent.map_or(0, |p| p + 1);
         let heading = (from..k).rev().take(400).find(|&h| {
@@ -286,12 +300,53 @@ pub fn print(old: &[Printed], d: &Diff) -> DiffText {
             push(&mut body, entries[c].0, entries[c].1);
         }
         shown[k] = true;
-        push(&mut body, mark, line);
+        if mark == '-' {
+            below = entries[k + 1..].iter().take_while(|&&(m, l)| m == '-' && l.depth > line.depth).count();
+        }
+        if below > 0 {
+            let plural = if below == 1 { "" } else { "s" };
+            let with = Printed { text: format!("{} (with {below} line{plural} below)", line.text), ..line.clone() };
+            push(&mut body, mark, &with);
+        } else {
+            push(&mut body, mark, line);
+        }
     }
     out.push_str(&summary(d, common.as_deref().and_then(<[usize]>::last).map(|&a| entries[a].1)));
     out.push('\n');
     out.push_str(&body);
     DiffText { text: out, lines, refs }
+}
+
+/// The old line a changed or removed op stands for.
+fn old_line<'a>(op: &Op, old: &'a [Printed]) -> Option<&'a Printed> {
+    match op {
+        Op::Change(j, _) | Op::Remove(j) | Op::Keep(j) => old.get(*j),
+        Op::Add(_) => None,
+    }
+}
+
+const FOCUSED: &str = " focused";
+
+/// A line now holding the focus that it did not hold before.
+fn gains_focus(op: &Op, old: &[Printed]) -> bool {
+    let focused = |l: &Printed| l.text.matches(FOCUSED).count();
+    match op {
+        Op::Add(l) => focused(l) > 0,
+        Op::Change(j, l) => focused(l) > old.get(*j).map_or(0, focused),
+        _ => false,
+    }
+}
+
+/// A changed line whose one change is that it lost the focus.
+fn only_lost_focus(before: Option<&Printed>, now: &Printed) -> bool {
+    before.is_some_and(|b| {
+        b.depth == now.depth
+            && b.text.find(FOCUSED).is_some_and(|at| {
+                b.text.len() == now.text.len() + FOCUSED.len()
+                    && now.text.get(..at) == Some(&b.text[..at])
+                    && now.text.get(at..) == Some(&b.text[at + FOCUSED.len()..])
+            })
+    })
 }
 
 fn push_line(out: &mut String, mark: char, line: &Printed) {
@@ -365,8 +420,29 @@ mod tests {
         assert_eq!(apply(&old, &d), new);
         assert_eq!(
             print(&old, &d).text,
-            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n  main\n   dialog \"Sign in\"\n~   textbox \"Email\" A1 invalid: ada@\n-   button \"Send\" A2\n+   textbox \"Code\" A3\n+   button \"Verify\" A4\n"
+            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n   dialog \"Sign in\"\n~   textbox \"Email\" A1 invalid: ada@\n-   button \"Send\" A2\n+   textbox \"Code\" A3\n+   button \"Verify\" A4\n"
         );
+    }
+
+    #[test]
+    fn a_removed_line_takes_the_removed_lines_below_it_along() {
+        let old = vec![line(0, "list", &[]), line(1, "- checkbox \"Milk\" A1", &[1]), line(2, "Milk", &[]), line(2, "button \"Edit\" A2", &[2]), line(1, "- checkbox \"Rent\" A3", &[3])];
+        let new = vec![line(0, "list", &[]), line(1, "- checkbox \"Rent\" A3", &[3])];
+        let d = diff(&old, &new);
+        assert_eq!((d.added, d.removed, d.changed), (0, 3, 0));
+        assert_eq!(print(&old, &d).text, "3 removed in list\n  list\n-  - checkbox \"Milk\" A1 (with 2 lines below)\n");
+    }
+
+    #[test]
+    fn the_line_that_only_lost_the_focus_is_left_out_when_the_focus_moved() {
+        let old = vec![line(0, "form", &[]), line(1, "textbox \"Name\" A1 focused: Ada", &[1]), line(1, "button \"Next\" A2", &[2])];
+        let moved = vec![line(0, "form", &[]), line(1, "textbox \"Name\" A1: Ada", &[1]), line(1, "button \"Next\" A2 focused", &[2])];
+        let d = diff(&old, &moved);
+        assert_eq!(d.changed, 2);
+        assert_eq!(print(&old, &d).text, "2 changed in form\n  form\n~  button \"Next\" A2 focused\n");
+        // Focus gone nowhere the snapshot shows: the line says it.
+        let lost = vec![line(0, "form", &[]), line(1, "textbox \"Name\" A1: Ada", &[1]), line(1, "button \"Next\" A2", &[2])];
+        assert_eq!(print(&old, &diff(&old, &lost)).text, "1 changed in form\n  form\n~  textbox \"Name\" A1: Ada\n");
     }
 
     #[test]
@@ -420,8 +496,9 @@ mod tests {
             let marks = d.ops.iter().filter(|op| !matches!(op, Op::Keep(_))).count();
             prop_assert_eq!(marks, d.added + d.removed + d.changed);
             let shown = print(&old, &d);
-            let changed_lines = shown.text.lines().skip(1).filter(|l| !l.starts_with("  ")).count();
-            prop_assert_eq!(changed_lines, marks, "every change is printed once: {}", shown.text);
+            let changed: Vec<&str> = shown.text.lines().skip(1).filter(|l| !l.starts_with("  ")).collect();
+            let taken_along: usize = changed.iter().filter_map(|l| l.split(" (with ").nth(1)?.split(' ').next()?.parse::<usize>().ok()).sum();
+            prop_assert_eq!(changed.len() + taken_along, marks, "every change is printed once: {}", shown.text);
             prop_assert!(diff(&new, &new).is_empty());
         }
     }

@@ -178,6 +178,12 @@ fn take(
     let subtree = options.root.is_some();
     let documents = frame_documents(input, &tree);
     refs.begin(&documents, subtree);
+    if !subtree {
+        let frames = &tree.frames;
+        refs.expect_replacements(tree.nodes.iter().filter_map(|n| {
+            Some((frames.get(n.frame as usize)?.key.as_str(), n.backend_id?, n.role.cdp_name(), n.name.as_str()))
+        }));
+    }
     let mut distiller = distill::Distiller::new(&tree, options.mode, refs);
     let outs = distiller.run(start);
     let (kept, decisions) = (distiller.kept, std::mem::take(&mut distiller.decisions));

@@ -50,7 +50,16 @@ pub struct RefTable {
     /// large frame): their refs it did not show are not gone, just unread.
     partial: Vec<String>,
     limit: usize,
+    /// During a full snapshot: refs whose element the page replaced, by what
+    /// they showed (see [`RefTable::expect_replacements`]).
+    replaced: HashMap<Shown, u32>,
+    /// Of the roles and names in `replaced`: how many of the snapshot's new
+    /// elements (those without a ref yet) show each, per frame.
+    newcomers: HashMap<(String, String, String), usize>,
 }
+
+/// What an element showed: frame key, role, name and link URL.
+type Shown = (String, String, String, Option<String>);
 
 impl Default for RefTable {
     fn default() -> Self {
@@ -62,6 +71,8 @@ impl Default for RefTable {
             documents: HashMap::new(),
             partial: Vec::new(),
             limit: MAX_ENTRIES,
+            replaced: HashMap::new(),
+            newcomers: HashMap::new(),
         }
     }
 }
@@ -103,9 +114,68 @@ impl RefTable {
         }
     }
 
+    /// Before a full snapshot assigns refs: `nodes` are every element of the
+    /// new tree (frame key, backend id, role, name). Pages often replace elements
+    /// with identical ones (a list rendered again from its data, a component
+    /// mounted again); an agent holding the old ref means the element a
+    /// person still sees in its place. So a ref whose element is gone passes
+    /// to a new element of the same frame and document showing the same
+    /// role, name and URL, when that is unambiguous: the name is not empty,
+    /// no other gone ref showed the same, and no other new element shows
+    /// that role and name. Anything less certain gets a new ref, the old one stale.
+    pub fn expect_replacements<'a>(&mut self, nodes: impl Iterator<Item = (&'a str, i64, &'a str, &'a str)> + Clone) {
+        self.replaced.clear();
+        self.newcomers.clear();
+        let previous = self.generation.saturating_sub(1);
+        let mut alive: std::collections::HashSet<u32> = std::collections::HashSet::new();
+        for (frame, backend, _, _) in nodes.clone() {
+            if let Some(&n) = self.by_node.get(&(frame.to_string(), backend)) {
+                alive.insert(n);
+            }
+        }
+        let mut ambiguous = Vec::new();
+        for (&n, e) in &self.entries {
+            let t = &e.target;
+            if e.seen != previous || t.name.is_empty() || alive.contains(&n) || self.partial.contains(&t.frame) {
+                continue;
+            }
+            let shown = (t.frame.clone(), t.role.clone(), t.name.clone(), t.url.clone());
+            if self.replaced.insert(shown.clone(), n).is_some() {
+                ambiguous.push(shown);
+            }
+        }
+        for shown in ambiguous {
+            self.replaced.remove(&shown);
+        }
+        if self.replaced.is_empty() {
+            return;
+        }
+        for (frame, role, name, _) in self.replaced.keys() {
+            self.newcomers.insert((frame.clone(), role.clone(), name.clone()), 0);
+        }
+        for (frame, backend, role, name) in nodes {
+            if let Some(count) = self.newcomers.get_mut(&(frame.to_string(), role.to_string(), name.to_string())) {
+                if !self.by_node.contains_key(&(frame.to_string(), backend)) {
+                    *count += 1;
+                }
+            }
+        }
+    }
+
+    /// The gone ref a new element takes over, if [`expect_replacements`]
+    /// found exactly one (each is taken once).
+    fn successor(&mut self, frame: &str, role: &str, name: &str, url: Option<&str>) -> Option<u32> {
+        if self.replaced.is_empty() || self.newcomers.get(&(frame.to_string(), role.to_string(), name.to_string())) != Some(&1) {
+            return None;
+        }
+        self.replaced.remove(&(frame.to_string(), role.to_string(), name.to_string(), url.map(str::to_string)))
+    }
+
     /// Ends a snapshot: forgets refs gone for [`PRUNE_AFTER`] full snapshots,
     /// then the oldest ones beyond the table's limit.
     pub fn end(&mut self, subtree: bool) {
+        self.replaced.clear();
+        self.newcomers.clear();
         if subtree {
             return;
         }
@@ -159,6 +229,15 @@ impl RefTable {
                 e.target.role = role.to_string();
                 e.target.name = name.to_string();
                 e.target.url = url.map(str::to_string);
+                return n;
+            }
+        }
+        if let Some(n) = self.successor(frame, role, name, url) {
+            if let Some(e) = self.entries.get_mut(&n) {
+                self.by_node.remove(&(frame.to_string(), e.target.backend_node_id));
+                e.target.backend_node_id = backend_node_id;
+                e.seen = generation;
+                self.by_node.insert((frame.to_string(), backend_node_id), n);
                 return n;
             }
         }

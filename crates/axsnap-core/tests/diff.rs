@@ -75,15 +75,38 @@ fn a_new_document_or_other_options_get_the_full_snapshot() {
 #[test]
 fn a_diff_larger_than_half_the_page_is_the_full_snapshot() {
     let (mut refs, mut previous) = (RefTable::new(), Previous::default());
-    let small = |first: u32| {
-        let nodes = vec![n(1, "RootWebArea", "Shop", &[first, first + 1]), n(first, "button", "Send", &[]), n(first + 1, "link", "More", &[])];
+    let small = |first: u32, button: &str, link: &str| {
+        let nodes = vec![n(1, "RootWebArea", "Shop", &[first, first + 1]), n(first, "button", button, &[]), n(first + 1, "link", link, &[])];
         SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
     };
-    snapshot_since(&small(10), &[], &Options::default(), &mut refs, &mut previous).unwrap();
-    let s = snapshot_since(&small(20), &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    snapshot_since(&small(10, "Send", "More"), &[], &Options::default(), &mut refs, &mut previous).unwrap();
+    let s = snapshot_since(&small(20, "Pay", "Less"), &[], &diff_options(), &mut refs, &mut previous).unwrap();
     let outcome = s.diff.unwrap();
     assert_eq!((outcome.full, outcome.reason), (true, Some("the diff is larger than half the full snapshot")));
-    assert_eq!(s.text, "page \"Shop\"\nbutton \"Send\" A2\n[More] A3\n");
+    assert_eq!(s.text, "page \"Shop\"\nbutton \"Pay\" A2\n[Less] A3\n");
+}
+
+#[test]
+fn elements_the_page_replaced_with_identical_ones_keep_their_refs() {
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    // A list rendered again from its data: every element is a new node.
+    let list = |first: u32, names: &[&str]| {
+        let ids: Vec<u32> = (0..names.len() as u32).map(|i| first + i).collect();
+        let mut nodes = vec![n(1, "RootWebArea", "Todos", &ids)];
+        nodes.extend(names.iter().zip(&ids).map(|(name, &id)| n(id, "checkbox", name, &[])));
+        SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
+    };
+    let before = snapshot_since(&list(10, &["Edit milk", "Delete", "Delete", "Edit rent"]), &[], &Options::default(), &mut refs, &mut previous).unwrap();
+    assert_eq!(before.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Delete\" A1\ncheckbox \"Delete\" A2\ncheckbox \"Edit rent\" A3\n");
+    let s = snapshot_since(&list(20, &["Edit milk", "Delete", "Delete", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    // Unique names keep their refs; the twin "Delete" buttons could be
+    // either old one, so they get new refs and the old ones are stale.
+    assert_eq!(s.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Delete\" A4\ncheckbox \"Delete\" A5\ncheckbox \"Edit rent\" A3\ncheckbox \"Edit bread\" A6\n");
+    assert_eq!(refs.resolve("A0").unwrap().backend_node_id, 20);
+    assert_eq!(refs.resolve("A1").unwrap_err().code, ErrorCode::StaleRef);
+    let again = snapshot_since(&list(30, &["Edit milk", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
+    assert_eq!(again.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Edit rent\" A3\ncheckbox \"Edit bread\" A6\n");
+    assert_eq!(refs.resolve("A6").unwrap().backend_node_id, 32);
 }
 
 #[test]

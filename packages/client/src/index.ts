@@ -148,9 +148,12 @@ function bridge(probeTimeout: number): (incoming: Incoming) => Promise<Transport
     const w = globalThis.window;
     if (!w?.postMessage) return resolve(null);
     let found = false;
+    // The document's own origin: opaque ("null") in a sandboxed frame, where postMessage needs '*'.
+    const origin = w.origin;
+    const target = origin === 'null' ? '*' : origin;
     const listen = (e: MessageEvent) => {
       // Only what this window posted to itself: another frame or window can post here, but not as us.
-      if (e.source !== w || e.origin !== w.location.origin) return;
+      if (e.source !== w || e.origin !== origin) return;
       const d = e.data;
       if (!d || typeof d !== 'object') return;
       if (d.axsnap === 'bridge' && !found) { found = true; clearTimeout(timer); resolve(transport); }
@@ -159,12 +162,12 @@ function bridge(probeTimeout: number): (incoming: Incoming) => Promise<Transport
     };
     const transport: Transport = {
       via: 'bridge',
-      send: (msg) => w.postMessage({ axsnap: 'request', msg }, w.location.origin),
+      send: (msg) => w.postMessage({ axsnap: 'request', msg }, target),
       close: () => w.removeEventListener('message', listen),
     };
     const timer = setTimeout(() => { transport.close(); resolve(null); }, probeTimeout);
     w.addEventListener('message', listen);
-    w.postMessage({ axsnap: 'probe' }, w.location.origin);
+    w.postMessage({ axsnap: 'probe' }, target);
   });
 }
 

@@ -13,6 +13,7 @@ use crate::urls;
 use crate::words::{clip, squashed};
 
 /// The facts about one element both formats print.
+#[derive(Clone)]
 pub struct Description {
     pub role_word: String,
     pub name: Option<String>,

@@ -3,12 +3,12 @@
 //! what they name: `button "OK" A7`, `[Docs](/docs) A8`. Lines are built as
 //! typed segments (text, URL slot, ref); `print` writes them out.
 
-use super::describe;
+use super::{describe, Description};
 use crate::words::{clip, squashed};
 use crate::distill::{is_blank, Element, Out};
 use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
-use crate::tree::{starts_capitalised, Tree};
+use crate::tree::{starts_capitalised, NodeId, Tree};
 use std::collections::{HashMap, HashSet};
 
 pub struct TextRenderer<'a> {
@@ -24,6 +24,9 @@ pub struct TextRenderer<'a> {
     /// Descriptions already printed: a description repeated down a list
     /// (every permalink's "Permalink to this headline") is printed once.
     said: HashSet<String>,
+    /// Each element's description, made once: a line that does not fit
+    /// inline is laid out again, and URL compaction is not cheap.
+    described: HashMap<(NodeId, bool), Description>,
 }
 
 /// Segments being assembled; text goes into the last text segment.
@@ -200,6 +203,7 @@ impl<'a> TextRenderer<'a> {
             urls: Vec::new(),
             url_index: HashMap::new(),
             said: HashSet::new(),
+            described: HashMap::new(),
         }
     }
 
@@ -286,7 +290,7 @@ impl<'a> TextRenderer<'a> {
             }
         }
         if e.span {
-            let d = describe(self.tree, e, self.max_text);
+            let d = self.describe(e);
             let mut said = Segs::default();
             if let Some(n) = &d.name {
                 said.push_str(&format!("\"{}\"", n.replace('"', "\\\"")));
@@ -299,6 +303,11 @@ impl<'a> TextRenderer<'a> {
         let mut segs = run.segs;
         segs.map_text(|t| t.replace('\n', " "));
         (segs, kind)
+    }
+
+    fn describe(&mut self, e: &Element) -> Description {
+        let (tree, max_text) = (self.tree, self.max_text);
+        self.described.entry((e.src, e.show_name)).or_insert_with(|| describe(tree, e, max_text)).clone()
     }
 
     /// ` desc="…"`, once per snapshot: a description repeated down a list
@@ -319,7 +328,7 @@ impl<'a> TextRenderer<'a> {
     /// The element's own words: role, name (unless `with_name` is false),
     /// ref, states, value, URL.
     fn header(&mut self, e: &Element, with_name: bool) -> (Segs, Kind) {
-        let mut d = describe(self.tree, e, self.max_text);
+        let mut d = self.describe(e);
         if !with_name {
             d.name = None;
         }
@@ -413,7 +422,7 @@ impl<'a> TextRenderer<'a> {
                 let rest: Vec<Out> = skip_first_marker(&e.children);
                 let mut head = Segs::default();
                 head.push_str(marker.unwrap_or("-"));
-                let d = describe(self.tree, e, self.max_text);
+                let d = self.describe(e);
                 if let Some(n) = &d.name {
                     head.push_str(&format!(" \"{}\"", n.replace('"', "\\\"")));
                 }
@@ -534,7 +543,7 @@ impl<'a> TextRenderer<'a> {
                         }
                     }
                     // A header's title ("Sort ascending") follows its words.
-                    let description = describe(self.tree, ce, self.max_text).description.map(|d| d.replace('|', "\\|"));
+                    let description = self.describe(ce).description.map(|d| d.replace('|', "\\|"));
                     self.push_description(&mut cell, description);
                     all_headers &= ce.role == Role::ColumnHeader;
                     cells.push(cell);
