@@ -352,7 +352,12 @@ impl<'a> TextRenderer<'a> {
                             s.push_str(&format!("<{shown}>"));
                         } else {
                             s.push_str(&format!("[{name}]"));
-                            let slot = self.url_slot(u, &shown);
+                            // A path ending in the link's words says them once, `*` (a
+                            // slot of its own: the star stands for these words only).
+                            let slot = match crate::urls::star_words(&shown, d.name.as_deref().unwrap_or_default()) {
+                                Some(starred) => self.url_slot(&format!("{u}\n*"), &starred),
+                                None => self.url_slot(u, &shown),
+                            };
                             s.0.push(slot);
                         }
                         Kind::Link { same_page: false }
