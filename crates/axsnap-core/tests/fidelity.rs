@@ -231,6 +231,12 @@ fn check_names(page: &str, json: &str) -> PageReport {
                 lost = again;
             }
         }
+        // A field's value that the lines just above say whole prints as
+        // "(the text above)" (a paste's raw copy): its words are above.
+        let (lo, hi) = placement.window(s.node);
+        if s.what == "value" && !lost.is_empty() && lines[lo..hi.min(lines.len())].iter().any(|l| l.contains(": (the text above)")) {
+            lost = lost_words(&s.text, &line_words[..hi.min(lines.len())]);
+        }
         let key = squash(&s.text).to_lowercase();
         if lost.is_empty() {
             if s.what == "description" {
