@@ -210,7 +210,8 @@ pub fn fit(doc: &mut Lines, format: Format, max: Option<usize>) -> usize {
     let sizes: Vec<usize> = doc.lines.iter().map(|l| print::fixed_size(format, doc, l)).collect();
     let slots: Vec<Vec<usize>> = doc.lines.iter().map(|l| l.urls().collect()).collect();
     let url_chars: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
-    let plan = |keep: usize| Plan::new(&slots[..keep], &url_chars);
+    let starred = starred(doc);
+    let plan = |keep: usize| Plan::new(&slots[..keep], &url_chars, &starred);
     let size = |keep: usize, plan: &Plan| {
         let fixed: usize = sizes[..keep].iter().sum();
         fixed + plan.size(&slots[..keep], &url_chars) + print::frame_size(format)
@@ -264,7 +265,8 @@ pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) 
     let sizes: Vec<usize> = doc.lines.iter().map(|l| print::fixed_size(format, doc, l)).collect();
     let slots: Vec<Vec<usize>> = doc.lines.iter().map(|l| l.urls().collect()).collect();
     let url_chars: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
-    let whole = sizes.iter().sum::<usize>() + Plan::new(&slots, &url_chars).size(&slots, &url_chars) + print::frame_size(format);
+    let starred = starred(doc);
+    let whole = sizes.iter().sum::<usize>() + Plan::new(&slots, &url_chars, &starred).size(&slots, &url_chars) + print::frame_size(format);
     if dist.len() != n || whole <= max {
         return fit(doc, format, Some(max));
     }
@@ -313,7 +315,7 @@ pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) 
         let kept: Vec<usize> = (0..n).filter(|&i| need[i] < k).collect();
         let kept_slots: Vec<Vec<usize>> = kept.iter().map(|&i| slots[i].clone()).collect();
         let notes: usize = runs(k).iter().map(|r| doc.lines[r.start].depth + GAP_NOTE).sum();
-        kept.iter().map(|&i| sizes[i]).sum::<usize>() + Plan::new(&kept_slots, &url_chars).size(&kept_slots, &url_chars) + notes + print::frame_size(format)
+        kept.iter().map(|&i| sizes[i]).sum::<usize>() + Plan::new(&kept_slots, &url_chars, &starred).size(&kept_slots, &url_chars) + notes + print::frame_size(format)
     };
     let budget = max.saturating_sub(NOTE_ROOM);
     let (mut lo, mut hi) = (1, n);
@@ -360,7 +362,7 @@ pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) 
         kept_slots.push(Vec::new());
         i = gap.end;
     }
-    let chosen = Plan::new(&kept_slots, &url_chars);
+    let chosen = Plan::new(&kept_slots, &url_chars, &starred);
     for &u in &chosen.order {
         let text = format!("[{}]: {}", chosen.number[u], doc.urls[u]);
         out.push(Line::segments(0, Kind::Reference, vec![Segment::Text(text)]));
@@ -387,8 +389,14 @@ struct Plan {
     order: Vec<usize>,
 }
 
+/// Per URL slot: does it hold a `*`? A `*` stands for the words of the link
+/// it is printed with, so such a URL is never a shared reference.
+fn starred(doc: &Lines) -> Vec<bool> {
+    doc.urls.iter().map(|u| u.contains('*')).collect()
+}
+
 impl Plan {
-    fn new(slots: &[Vec<usize>], url_chars: &[usize]) -> Plan {
+    fn new(slots: &[Vec<usize>], url_chars: &[usize], starred: &[bool]) -> Plan {
         let mut uses = vec![0usize; url_chars.len()];
         for &i in slots.iter().flatten() {
             uses[i] += 1;
@@ -397,7 +405,7 @@ impl Plan {
         let mut seen = vec![false; url_chars.len()];
         let mut order = Vec::new();
         for &i in slots.iter().flatten() {
-            if !std::mem::replace(&mut seen[i], true) && worth_a_reference(url_chars[i], uses[i], order.len() + 1) {
+            if !std::mem::replace(&mut seen[i], true) && !starred[i] && worth_a_reference(url_chars[i], uses[i], order.len() + 1) {
                 order.push(i);
                 number[i] = order.len();
             }

@@ -60,6 +60,13 @@ impl Error {
     }
 }
 
+/// `s` in double quotes, escaped as a JSON string: a message quoting what the
+/// caller sent (JSON's escaping is already in the core; `{:?}`'s would bring
+/// Rust's own escaper and Unicode tables into the Wasm build).
+pub(crate) fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.code.as_str(), self.message)

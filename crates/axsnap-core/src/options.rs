@@ -2,7 +2,7 @@
 //! facade hands the caller's object to [`Options::from_value`]; the CLI turns
 //! its flags into the same keys. Defaults live here and nowhere else.
 
-use crate::error::{Error, ErrorCode};
+use crate::error::{quoted, Error, ErrorCode};
 use serde_json::{Map, Value};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -86,14 +86,14 @@ impl Options {
                     o.mode = match string(key, v)? {
                         "full" => Mode::Full,
                         "interactive" => Mode::Interactive,
-                        other => return Err(bad(format!("option mode is \"full\" or \"interactive\", not {other:?}"))),
+                        other => return Err(bad(format!("option mode is \"full\" or \"interactive\", not {}", quoted(other)))),
                     }
                 }
                 "format" => {
                     o.format = match string(key, v)? {
                         "text" => Format::Text,
                         "json" => Format::Json,
-                        other => return Err(bad(format!("option format is \"text\" or \"json\", not {other:?}"))),
+                        other => return Err(bad(format!("option format is \"text\" or \"json\", not {}", quoted(other)))),
                     }
                 }
                 "maxChars" => max_chars = Some(number(key, v)?),
@@ -109,7 +109,7 @@ impl Options {
                     boolean(key, v)?;
                 }
                 other => {
-                    return Err(bad(format!("unknown option {other:?}: the options are {}", KEYS.join(", "))));
+                    return Err(bad(format!("unknown option {}: the options are {}", quoted(other), KEYS.join(", "))));
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! errors", "a new document forgets its frame's refs" and "the table stays
 //! bounded" are properties of this one type.
 
-use crate::error::{Error, ErrorCode};
+use crate::error::{quoted, Error, ErrorCode};
 use crate::lines::format_ref;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -350,8 +350,17 @@ impl RefTable {
     }
 
     pub fn from_json(text: &str) -> Result<RefTable, Error> {
-        let saved: Saved =
-            serde_json::from_str(text).map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
+        let mut d = serde_json::Deserializer::from_str(text);
+        let table = Self::from_saved(&mut d)?;
+        d.end().map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
+        Ok(table)
+    }
+
+    /// A table saved by [`RefTable::to_json`], read from any deserializer:
+    /// the Wasm build reads the object `JSON.parse` made, so it carries no
+    /// JSON parser of its own.
+    pub fn from_saved<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RefTable, Error> {
+        let saved = Saved::deserialize(d).map_err(|e| Error::bad_input(format!("not a saved ref table: {e}")))?;
         if saved.v != SAVED_VERSION {
             return Err(Error::bad_input(format!("a saved ref table of version {}, not {SAVED_VERSION}", saved.v)));
         }
@@ -384,10 +393,10 @@ pub fn parse_ref(reference: &str) -> Result<u32, Error> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 9 {
         return Err(Error::new(
             ErrorCode::BadRef,
-            format!("{reference:?} is not a ref: refs look like {}", format_ref(7)),
+            format!("{} is not a ref: refs look like {}", quoted(reference), format_ref(7)),
         ));
     }
-    digits.parse().map_err(|_| Error::new(ErrorCode::BadRef, format!("{reference:?} is not a ref")))
+    digits.parse().map_err(|_| Error::new(ErrorCode::BadRef, format!("{} is not a ref", quoted(reference))))
 }
 
 #[cfg(test)]

@@ -332,7 +332,7 @@ fn parse_props(list: &[AxProperty]) -> Props {
             "pressed" => p.pressed = tri(text()),
             "selected" => p.selected = text().map(|t| t == "true"),
             "expanded" => p.expanded = text().map(|t| t == "true"),
-            "level" => p.level = text().and_then(|t| t.parse::<f64>().ok()).map(|l| l as u32),
+            "level" => p.level = text().and_then(|t| t.split('.').next()?.parse::<u32>().ok()),
             "url" => p.url = text().filter(|u| !u.is_empty()),
             "valuemin" => p.value_min = text(),
             "valuemax" => p.value_max = text(),

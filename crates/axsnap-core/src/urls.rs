@@ -529,9 +529,38 @@ pub fn clip_opaque(url: &str) -> String {
     out
 }
 
+/// The words a `*` stands for in a link's path: its words, spaces as `_`.
+pub fn starred_words(words: &str) -> String {
+    words.replace(' ', "_")
+}
+
+/// `shown` with its last path segment written `*` where that segment is the
+/// link's own words (spaces as `_`, MediaWiki's title convention): a profile
+/// `[octocat](/users/*)`, an article `[Time loop](/wiki/*)`, a tag page. CMSs
+/// build these paths from the title or the user name, so the words said once
+/// give the whole destination back: put them where the `*` is.
+/// `None` where the words are short (nothing to gain), the URL already holds
+/// a `*`, or the last segment says something else.
+pub fn star_words(shown: &str, words: &str) -> Option<String> {
+    const MIN: usize = 4;
+    if words.chars().count() < MIN || shown.contains('*') || words.contains(['/', '?', '#', '*', '[', ']', '\\']) {
+        return None;
+    }
+    let end = shown.find(['?', '#']).unwrap_or(shown.len());
+    let path = &shown[..end];
+    // The path starts after the origin of an absolute URL.
+    let path_start = match path.find("://") {
+        Some(i) => path[i + 3..].find('/').map(|j| i + 3 + j)?,
+        None => 0,
+    };
+    let trimmed = path.strip_suffix('/').unwrap_or(path);
+    let seg_start = trimmed.rfind('/').filter(|&i| i >= path_start)? + 1;
+    (trimmed[seg_start..] == starred_words(words)).then(|| format!("{}*{}", &shown[..seg_start], &shown[trimmed.len()..]))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{clip_opaque, compact, unwrap_redirect};
+    use super::{clip_opaque, compact, star_words, unwrap_redirect};
     const PAGE: Option<&str> = Some("https://example.com/docs/a.html?x=1#top");
 
     #[test]
@@ -589,6 +618,19 @@ mod tests {
         );
         assert_eq!(compact("https://stats.example.net/t?sr=8-1&qid=1", PAGE).unwrap(), "https://stats.example.net/t?sr=8-1&qid=1");
         assert_eq!(compact("https://twitter.com/jack/status/20?s=20&t=AbC", PAGE).unwrap(), "https://twitter.com/jack/status/20");
+    }
+
+    #[test]
+    fn a_last_segment_that_is_the_links_words_is_a_star() {
+        assert_eq!(star_words("/users/KuroKitsuneNoYoko", "KuroKitsuneNoYoko").as_deref(), Some("/users/*"));
+        assert_eq!(star_words("https://en.wikipedia.org/wiki/Time_loop#Film", "Time loop").as_deref(), Some("https://en.wikipedia.org/wiki/*#Film"));
+        assert_eq!(star_words("/user/smartypants333/?sort=new", "smartypants333").as_deref(), Some("/user/*/?sort=new"));
+        // Another case, a short name, a host, another segment: printed whole.
+        assert_eq!(star_words("/presse", "Presse"), None);
+        assert_eq!(star_words("/g/1", "1"), None);
+        assert_eq!(star_words("https://golang.org", "golang.org"), None);
+        assert_eq!(star_words("/users/bob/works", "bob"), None);
+        assert_eq!(star_words("/a/b*c", "b*c"), None);
     }
 
     #[test]

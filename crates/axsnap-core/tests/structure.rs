@@ -592,3 +592,33 @@ fn a_link_whose_words_are_its_url_is_an_autolink() {
     ]);
     assert_eq!(t, format!("{HEAD}See <https://www.rfc-editor.org/info/rfc9110> A0\n"));
 }
+
+#[test]
+fn a_field_holding_the_text_printed_just_above_says_so_once() {
+    // A paste site: the paste as numbered lines, then its raw text to copy.
+    let first: Vec<String> = (0..25).map(|i| format!("alpha{i}")).collect();
+    let second: Vec<String> = (0..25).map(|i| format!("beta{i}")).collect();
+    let raw = format!("{}\n{}", first.join(" "), second.join(" "));
+    let field = |id: u32, value: &str| {
+        let mut f = with(n(id, "textbox", "", &[]), &[("multiline", json!(true))]);
+        f["value"] = json!({"type": "string", "value": value});
+        f
+    };
+    let page = |value: &str| {
+        text(vec![
+            root(&[2, 7, 9]),
+            n(2, "list", "", &[3, 5]),
+            n(3, "listitem", "", &[4]),
+            n(4, "StaticText", &first.join(" "), &[]),
+            n(5, "listitem", "", &[6]),
+            n(6, "StaticText", &second.join(" "), &[]),
+            n(7, "StaticText", "Raw paste", &[]),
+            field(9, value),
+        ])
+    };
+    assert!(page(&raw).ends_with("\nRaw paste\ntextbox A0: (the text above)\n"), "{}", page(&raw));
+    // Another text, or too short a value to be worth it: printed whole.
+    let other = raw.replace("beta7", "gamma");
+    assert!(page(&other).ends_with(&format!("textbox A0: {}\n", other.replace('\n', "\\n"))));
+    assert!(page("alpha0 alpha1").ends_with("textbox A0: alpha0 alpha1\n"));
+}

@@ -133,7 +133,9 @@ impl Snapshotter {
     /// Restores a table saved by `exportRefs`.
     #[wasm_bindgen(js_name = importRefs)]
     pub fn import_refs(&mut self, saved: &str) -> Result<(), JsValue> {
-        self.refs = RefTable::from_json(saved).map_err(core_error)?;
+        // `JSON.parse` reads the text: the Wasm core carries no JSON parser.
+        let value = js_sys::JSON::parse(saved).map_err(|_| js_error("bad_input", "not a saved ref table: not JSON"))?;
+        self.refs = RefTable::from_saved(serde_wasm_bindgen::Deserializer::from(value)).map_err(core_error)?;
         Ok(())
     }
 

@@ -36,3 +36,8 @@ fn options_are_honoured() {
 fn diff_snapshots_against_the_previous_one() {
     common::diff_snapshots_against_the_previous_one();
 }
+
+#[wasm_bindgen_test]
+fn refs_survive_export_and_import() {
+    common::refs_survive_export_and_import();
+}

@@ -361,7 +361,12 @@ impl<'a> TextRenderer<'a> {
                             s.push_str(&format!("<{shown}>"));
                         } else {
                             s.push_str(&format!("[{name}]"));
-                            let slot = self.url_slot(u, &shown);
+                            // A path ending in the link's words says them once, `*` (a
+                            // slot of its own: the star stands for these words only).
+                            let slot = match crate::urls::star_words(&shown, d.name.as_deref().unwrap_or_default()) {
+                                Some(starred) => self.url_slot(&format!("{u}\n*"), &starred),
+                                None => self.url_slot(u, &shown),
+                            };
                             s.0.push(slot);
                         }
                         Kind::Link { same_page: false }
@@ -396,7 +401,7 @@ impl<'a> TextRenderer<'a> {
         self.push_description(&mut s, d.description);
         if let Some(v) = &d.value {
             s.push_str(": ");
-            s.push_str(v);
+            s.push_str(if said_above(&self.lines, v) { SAID_ABOVE } else { v });
         }
         if node.role.is_root() {
             if let Some(u) = &d.url {
@@ -600,6 +605,46 @@ fn line_words(l: &Line) -> String {
         }).collect::<Vec<_>>().join(" "),
         _ => String::new(),
     }
+}
+
+/// What a field's value prints when the lines just above say all of it.
+const SAID_ABOVE: &str = "(the text above)";
+
+/// Does a long field value (`\n` for its line breaks) repeat, word for word
+/// and in order, the lines printed just before it? A paste site shows a
+/// paste as highlighted lines and again as the raw text in a `<textarea>`
+/// to copy (a code host's raw view, a share box holding the quote above);
+/// the words are said once. Words the lines add between them (line numbers,
+/// a "Raw" caption) are allowed, a quarter of the value's words at most.
+fn said_above(lines: &[Line], value: &str) -> bool {
+    const MIN_WORDS: usize = 40;
+    // Words as written: the field and the lines hold the same text.
+    fn words(t: &str) -> impl DoubleEndedIterator<Item = &str> {
+        t.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty())
+    }
+    let value = value.replace("\\n", " ");
+    let want: Vec<&str> = words(&value).collect();
+    if want.len() < MIN_WORDS {
+        return false;
+    }
+    let slack = want.len() / 4;
+    // The lines' words from the last backwards, matched against the value's from its end.
+    let mut wanted = want.iter().rev().peekable();
+    let mut seen = 0;
+    for l in lines.iter().rev() {
+        for w in words(&line_words(l)).rev() {
+            seen += 1;
+            if wanted.peek() == Some(&&w) {
+                wanted.next();
+                if wanted.peek().is_none() {
+                    return true;
+                }
+            } else if seen - (want.len() - wanted.len()) > slack {
+                return false;
+            }
+        }
+    }
+    false
 }
 
 /// Containers that print no line of their own when they have no name.

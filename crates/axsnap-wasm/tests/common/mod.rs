@@ -102,3 +102,18 @@ pub fn diff_snapshots_against_the_previous_one() {
     let plain = s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     assert!(get(&plain, "diff").is_undefined());
 }
+
+/// A saved ref table comes back whole through `JSON.parse` (a restarted
+/// service worker), and anything else is a typed error.
+pub fn refs_survive_export_and_import() {
+    let mut s = Snapshotter::new();
+    s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    let saved = s.export_refs();
+    let mut back = Snapshotter::new();
+    back.import_refs(&saved).unwrap();
+    assert_eq!(get(&back.resolve("A2").unwrap(), "backendNodeId").as_f64(), Some(5.0));
+    for bad in ["{", "[]", r#"{"v":1,"next":0,"generation":0,"frames":[],"refs":[]}"#] {
+        let err = Snapshotter::new().import_refs(bad).unwrap_err();
+        assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"), "{bad}");
+    }
+}
