@@ -45,14 +45,18 @@ pub fn resolve_and_stale_refs() {
     assert_eq!(get(&t, "role").as_string().as_deref(), Some("button"));
     // Without a loader id from the caller, the document is its root node.
     assert_eq!(get(&t, "document").as_string().as_deref(), Some("1"));
-    // The button is replaced by another element: the old ref is stale, never
-    // matched to the new one.
-    let without_button = PAGE.replace(r#""backendDOMNodeId":5}"#, r#""backendDOMNodeId":6}"#);
-    s.snapshot(page(&without_button), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    // The page draws the same button again (a new node, same role and name):
+    // the ref passes to it, as a person would see the same button.
+    let redrawn = PAGE.replace(r#""backendDOMNodeId":5}"#, r#""backendDOMNodeId":6}"#);
+    s.snapshot(page(&redrawn), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    assert_eq!(get(&s.resolve("A2").unwrap(), "backendNodeId").as_f64(), Some(6.0));
+    // Another button takes its place: the old ref is stale, never matched to it.
+    let other = redrawn.replace(r#""Pay"},"childIds":[],"backendDOMNodeId":6"#, r#""Cancel"},"childIds":[],"backendDOMNodeId":7"#);
+    s.snapshot(page(&other), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let err = s.resolve("A2").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("stale_ref"));
     assert!(get(&err, "message").as_string().unwrap().contains("A2 is stale"));
-    assert_eq!(get(&s.resolve("A3").unwrap(), "backendNodeId").as_f64(), Some(6.0));
+    assert_eq!(get(&s.resolve("A3").unwrap(), "backendNodeId").as_f64(), Some(7.0));
     s.reset();
     assert_eq!(get(&s.resolve("A0").unwrap_err(), "code").as_string().as_deref(), Some("stale_ref"));
     assert_eq!(get(&s.resolve("A99").unwrap_err(), "code").as_string().as_deref(), Some("unknown_ref"));
