@@ -191,6 +191,8 @@ export interface SnapshotResult {
     removed: number;
     /** lines changed */
     changed: number;
+    /** a modal dialog closed (its line's words, `dialog "New project"`): the diff compares with the page as it was before the dialog opened */
+    closed: string;
   };
 }
 
@@ -400,6 +402,8 @@ export interface ActResult {
     removed: number;
     /** lines changed */
     changed: number;
+    /** a modal dialog closed (its line's words, `dialog "New project"`): the diff compares with the page as it was before the dialog opened */
+    closed: string;
   };
   /** with `snapshot`: why there is none (the action was done) */
   snapshotError?: {
@@ -735,6 +739,8 @@ export interface ChangeEvent {
     removed: number;
     /** lines changed */
     changed: number;
+    /** a modal dialog closed (its line's words, `dialog "New project"`): the diff compares with the page as it was before the dialog opened */
+    closed: string;
   };
 }
 /** a subscription ended without `unwatch`; no more events of it follow */

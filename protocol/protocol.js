@@ -169,6 +169,7 @@ const DIFF = {
   properties: {
     full: boolean('`text` is the whole page'), reason: string('why the whole page was sent'),
     added: integer('lines added'), removed: integer('lines removed'), changed: integer('lines changed'),
+    closed: string('a modal dialog closed (its line\'s words, `dialog "New project"`): the diff compares with the page as it was before the dialog opened'),
   },
 };
 

@@ -77,7 +77,7 @@ async function axsnap(flow, diff) {
     if (diff) {
       const res = await call({ ...req, snapshot: { diff: true, full: true } });
       if (!res.ok) throw new Error(`${s.do} ${s.name}: ${res.error.code} ${res.error.message}`);
-      steps.push({ tokens: tokens(res.text), ms: now() - t0, full: res.diff.full, settleMs: res.settled.ms, nodes: res.stats.nodesIn,
+      steps.push({ text: res.text, tokens: tokens(res.text), ms: now() - t0, full: res.diff.full, settleMs: res.settled.ms, nodes: res.stats.nodesIn,
         snapMs: res.stats.timings.totalMs, fetchMs: res.stats.timings.fetchMs, fetch: res.stats.fetch });
       // The refs of the page now, for the next step (not timed; the next diff compares with it, the same page).
       view = await look();
@@ -85,7 +85,7 @@ async function axsnap(flow, diff) {
       const res = await call(req);
       if (!res.ok) throw new Error(`${s.do} ${s.name}: ${res.error.code} ${res.error.message}`);
       view = await look();
-      steps.push({ tokens: tokens(view.text), ms: now() - t0, nodes: view.stats.nodesIn, fetchMs: view.stats.timings.fetchMs, serializeMs: view.stats.timings.serializeMs,
+      steps.push({ text: view.text, tokens: tokens(view.text), ms: now() - t0, nodes: view.stats.nodesIn, fetchMs: view.stats.timings.fetchMs, serializeMs: view.stats.timings.serializeMs,
         snapMs: view.stats.timings.totalMs });
     }
   }

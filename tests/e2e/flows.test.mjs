@@ -12,6 +12,7 @@ import { FLOWS, axsnapNeedle, hiddenChanges } from '../flows.mjs';
 const ctx = withExtension();
 const FULL = { full: true };
 const FRESH = { full: true, fresh: true };
+const MODAL = /^\s*(dialog|alertdialog) .* modal\b/m;
 /** Steps of a flow on a page of thousands of nodes that npm test replays; AXSNAP_FLOWS=all replays every one. */
 const BIG_PAGE_STEPS = process.env.AXSNAP_FLOWS === 'all' ? Infinity : 3;
 
@@ -25,6 +26,9 @@ for (const flow of FLOWS) {
     let before = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
     assert.equal(before.ok, true, JSON.stringify(before.error));
     let diffs = 0;
+    /** while a modal dialog is open: the view before it opened */
+    let behind = null;
+    let closings = 0;
     /** how each look after a step was read: reasons of the whole reads */
     const reads = [];
     for (const [i, step] of steps.entries()) {
@@ -41,16 +45,24 @@ for (const flow of FLOWS) {
       assert.equal(whole.stats.fetch.incremental, false, `${what}: fresh reads the whole tree`);
       assert.equal(after.text, whole.text, `${what}: read ${after.stats.fetch.incremental ? 'incrementally' : `whole (${after.stats.fetch.reason})`}, it is the page`);
       reads.push(done.stats?.fetch?.incremental ? 'incremental' : done.stats?.fetch?.reason, after.stats.fetch.incremental ? 'incremental' : after.stats.fetch.reason);
+      // A modal dialog closed: the diff compares with the page before it opened, which the agent read.
+      const base = done.diff.closed ? behind : before;
+      if (done.diff.closed) assert.ok(behind && MODAL.test(before.text) && !MODAL.test(after.text), `${what}: a modal dialog closed`);
       if (done.diff.full) {
         assert.equal(done.text, after.text, `${what}: the whole page (${done.diff.reason}) is the page`);
       } else {
         diffs++;
-        assert.deepEqual(hiddenChanges(before.text, after.text, done.text), [], `${what}: the diff\n${done.text}`);
+        assert.deepEqual(hiddenChanges(base.text, after.text, done.text), [], `${what}: the diff\n${done.text}`);
       }
+      if (done.diff.closed && !done.diff.full) closings++;
+      if (MODAL.test(after.text)) behind ??= before;
+      else behind = null;
       before = after;
     }
     // On a small page a change is often more than half of it: then the whole page is the answer.
     assert.ok(diffs >= 1, 'some steps answer with a diff');
+    // The menu-and-dialog flow closes its dialog: the page comes back as a diff from the page before it.
+    if (flow.name === 'modal-menu') assert.ok(closings >= 1, 'the step that closes the dialog answers with a diff');
     if (process.env.AXSNAP_FLOWS_LOG) console.log(flow.name, reads);
     // The look after the act's own finds nothing changed: it is read incrementally unless the page keeps the watcher from following it.
     if (flow.big) assert.ok(reads.filter((r) => r === 'incremental').length >= reads.length / 2, `mostly incremental: ${reads.join('; ')}`);

@@ -15,6 +15,7 @@ pub mod error;
 pub mod extent;
 pub mod lines;
 pub mod options;
+pub mod previous;
 pub mod refs;
 pub mod render;
 pub mod role;
@@ -31,6 +32,7 @@ pub use cdp::{AxNode, FrameInput, SnapshotInput};
 pub use error::{Error, ErrorCode};
 pub use lines::{Kind, Line, Lines, Segment};
 pub use options::{Defaults, Format, Mode, Options};
+pub use previous::{DiffOutcome, Previous};
 pub use refs::{RefTable, Target};
 pub use rules::is_actionable;
 pub use secrets::{FieldFacts, SecretField, SecretReason};
@@ -63,36 +65,6 @@ pub struct Snapshot {
     /// With `options.diff`: whether `text` is a diff or the full snapshot.
     pub diff: Option<DiffOutcome>,
 }
-
-/// A tab's previous text snapshot: what a diff snapshot compares with.
-#[derive(Debug, Clone, Default)]
-pub struct Previous {
-    basis: Option<Basis>,
-    lines: Vec<diff::Printed>,
-}
-
-/// What a snapshot's lines depend on besides the page.
-#[derive(Debug, Clone, PartialEq)]
-struct Basis {
-    /// The main frame's document.
-    document: String,
-    mode: Mode,
-    max_text: Option<usize>,
-    max_url: Option<usize>,
-}
-
-/// How a `diff: true` snapshot answered.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct DiffOutcome {
-    /// The full snapshot was returned instead of a diff; `reason` says why.
-    pub full: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<&'static str>,
-    pub added: usize,
-    pub removed: usize,
-    pub changed: usize,
-}
-
 
 /// The part of the page a `root` ref asks for: the element's own subtree if
 /// it holds more than text, else its nearest enclosing list, table, form,
@@ -177,7 +149,8 @@ fn take(
     };
     let subtree = options.root.is_some();
     let documents = frame_documents(input, &tree);
-    refs.begin(&documents, subtree);
+    let modal = !subtree && tree.modal_shown();
+    refs.begin(&documents, subtree, modal);
     if !subtree {
         let frames = &tree.frames;
         refs.expect_replacements(tree.nodes.iter().filter_map(|n| {
@@ -192,16 +165,18 @@ fn take(
     // A whole-page text snapshot is what the tab's next diff compares with.
     let mut compared = None;
     if let Some(previous) = previous.filter(|_| options.format == Format::Text && !subtree) {
-        let basis = Basis {
+        let basis = previous::Basis {
             document: documents.first().map(|d| d.document.clone()).unwrap_or_default(),
             mode: options.mode,
             max_text: options.max_text,
             max_url: options.max_url,
         };
         let lines = diff::printed(&doc);
-        let before = std::mem::replace(previous, Previous { basis: Some(basis.clone()), lines });
+        let dialog = previous::modal_line(&lines, modal);
+        let shows_modal = dialog.is_some();
+        let before = previous.replace(basis.clone(), lines, dialog);
         if options.diff {
-            compared = Some(compare(&before, basis, &previous.lines, options.max_chars));
+            compared = Some(previous::compare(&before, &basis, previous.lines(), shows_modal, options.max_chars));
         }
     }
     if let Some((Some(shown), outcome)) = compared.clone() {
@@ -243,30 +218,6 @@ fn take(
         truncated_lines: deep + runs + cut,
     };
     Ok(Snapshot { text, stats, decisions, secrets: secret_fields, diff: compared.map(|(_, outcome)| outcome) })
-}
-
-/// The diff against the tab's previous snapshot, if it is worth sending:
-/// its text, or none (the full snapshot goes instead), and what to say.
-fn compare(before: &Previous, basis: Basis, now: &[diff::Printed], max_chars: Option<usize>) -> (Option<diff::DiffText>, DiffOutcome) {
-    let full = |reason| (None, DiffOutcome { full: true, reason: Some(reason), added: 0, removed: 0, changed: 0 });
-    match &before.basis {
-        None => return full("no previous snapshot of this tab to compare with"),
-        Some(b) if b.document != basis.document => return full("the tab shows a new document"),
-        Some(b) if *b != basis => return full("the options changed since the previous snapshot"),
-        Some(_) => {}
-    }
-    let d = diff::diff(&before.lines, now);
-    let shown = diff::print(&before.lines, &d);
-    let (added, removed, changed) = (d.added, d.removed, d.changed);
-    let size = shown.text.chars().count();
-    let whole: usize = now.iter().map(|l| l.depth + l.text.chars().count() + 1).sum();
-    if size > whole / 2 && !d.is_empty() {
-        return (None, DiffOutcome { reason: Some("the diff is larger than half the full snapshot"), added, removed, changed, full: true });
-    }
-    if max_chars.is_some_and(|m| size > m) {
-        return (None, DiffOutcome { reason: Some("the diff is larger than the character cap"), added, removed, changed, full: true });
-    }
-    (Some(shown), DiffOutcome { full: false, reason: None, added, removed, changed })
 }
 
 /// Each frame's document: the caller's id for it (Chrome's loader id), or

@@ -56,6 +56,10 @@ pub struct RefTable {
     /// Of the roles and names in `replaced`: how many of the snapshot's new
     /// elements (those without a ref yet) show each, per frame.
     newcomers: HashMap<(String, String, String), usize>,
+    /// This snapshot shows a modal dialog: the page behind it is hidden, not gone.
+    held: bool,
+    /// The last full snapshot that no modal dialog held.
+    unheld: u64,
 }
 
 /// What an element showed: frame key, role, name and link URL.
@@ -73,6 +77,8 @@ impl Default for RefTable {
             limit: MAX_ENTRIES,
             replaced: HashMap::new(),
             newcomers: HashMap::new(),
+            held: false,
+            unheld: 0,
         }
     }
 }
@@ -101,9 +107,16 @@ impl RefTable {
     /// navigated: its old refs must never match the new document's elements.
     /// In a frame read only in part, refs the snapshot does not show stay
     /// live (the action checks the element is still there), up to the limit.
-    pub fn begin(&mut self, frames: &[FrameDocument], subtree: bool) {
+    ///
+    /// `held`: a modal dialog is open, so the page behind it is out of the
+    /// tree while it is still there. Its refs are not forgotten while the
+    /// dialog stays (however many looks that takes), so that the page comes
+    /// back with the refs the agent knew, and the diff after the dialog
+    /// closes says only what changed.
+    pub fn begin(&mut self, frames: &[FrameDocument], subtree: bool, held: bool) {
         if !subtree {
             self.generation += 1;
+            self.held = held;
         }
         self.partial = frames.iter().filter(|f| f.partial).map(|f| f.key.to_string()).collect();
         for f in frames {
@@ -127,6 +140,8 @@ impl RefTable {
         self.replaced.clear();
         self.newcomers.clear();
         let previous = self.generation.saturating_sub(1);
+        // After a modal dialog, also the page the agent saw before it.
+        let before_dialog = if self.unheld < previous { self.unheld } else { previous };
         let mut alive: std::collections::HashSet<u32> = std::collections::HashSet::new();
         for (frame, backend, _, _) in nodes.clone() {
             if let Some(&n) = self.by_node.get(&(frame.to_string(), backend)) {
@@ -136,7 +151,7 @@ impl RefTable {
         let mut ambiguous = Vec::new();
         for (&n, e) in &self.entries {
             let t = &e.target;
-            if e.seen != previous || t.name.is_empty() || alive.contains(&n) || self.partial.contains(&t.frame) {
+            if (e.seen != previous && e.seen != before_dialog) || t.name.is_empty() || alive.contains(&n) || self.partial.contains(&t.frame) {
                 continue;
             }
             let shown = (t.frame.clone(), t.role.clone(), t.name.clone(), t.url.clone());
@@ -180,6 +195,9 @@ impl RefTable {
             return;
         }
         let generation = self.generation;
+        if !self.held {
+            self.unheld = generation;
+        }
         let mut unread = 0;
         let mut forget = Vec::new();
         if !self.partial.is_empty() {
@@ -201,8 +219,9 @@ impl RefTable {
         for (&n, e) in &self.entries {
             match generation - e.seen {
                 0 => {}
-                age if age >= PRUNE_AFTER => forget.push(n),
-                age => by_age[age as usize].push(n),
+                age if age >= PRUNE_AFTER && !(self.held && e.seen >= self.unheld) => forget.push(n),
+                // Behind a modal dialog: as old as the oldest remembered.
+                age => by_age[(age.min(PRUNE_AFTER - 1)) as usize].push(n),
             }
         }
         let remembered: usize = by_age.iter().map(Vec::len).sum();
@@ -409,7 +428,7 @@ mod tests {
 
     /// A full snapshot of frame "f" (document "d") showing these nodes.
     fn full(t: &mut RefTable, nodes: &[i64]) -> Vec<u32> {
-        t.begin(&[doc("f", "d")], false);
+        t.begin(&[doc("f", "d")], false, false);
         let refs = nodes.iter().map(|&b| t.assign("f", b, "button", "OK", None)).collect();
         t.end(false);
         refs
@@ -428,13 +447,33 @@ mod tests {
     fn gone_node_is_stale_not_matched_to_another() {
         let mut t = RefTable::new();
         full(&mut t, &[10]);
-        t.begin(&[doc("f", "d")], false);
+        t.begin(&[doc("f", "d")], false, false);
         t.assign("f", 11, "button", "Cancel", None);
         t.end(false);
         let err = t.resolve("A0").unwrap_err();
         assert_eq!(err.code, ErrorCode::StaleRef);
         assert_eq!(err.message, "A0 is stale: its element is gone; take a new snapshot");
         assert_eq!(t.resolve("A1").unwrap().name, "Cancel");
+    }
+
+    #[test]
+    fn the_page_behind_a_modal_dialog_keeps_its_refs_however_long_the_dialog_stays() {
+        let mut t = RefTable::new();
+        full(&mut t, &[10, 11]);
+        for _ in 0..PRUNE_AFTER + 2 {
+            t.begin(&[doc("f", "d")], false, true);
+            t.assign("f", 50, "dialog", "New project", None);
+            t.end(false);
+            // Hidden behind the dialog: not something to act on.
+            assert_eq!(t.resolve("A0").unwrap_err().code, ErrorCode::StaleRef);
+        }
+        // The dialog closed: the page is back, with the refs the agent knew.
+        assert_eq!(full(&mut t, &[10, 11]), [0, 1]);
+        // Without a dialog, a ref gone that long is forgotten.
+        for _ in 0..PRUNE_AFTER {
+            full(&mut t, &[11]);
+        }
+        assert_eq!(full(&mut t, &[10, 11]), [3, 1]);
     }
 
     #[test]
@@ -450,7 +489,7 @@ mod tests {
     fn new_document_in_a_frame_forgets_its_refs() {
         let mut t = RefTable::new();
         full(&mut t, &[10]);
-        t.begin(&[doc("f", "d2")], false);
+        t.begin(&[doc("f", "d2")], false, false);
         assert_eq!(t.assign("f", 10, "link", "x", None), 1);
         t.end(false);
         assert_eq!(t.resolve("A1").unwrap().document, "d2");
@@ -460,7 +499,7 @@ mod tests {
     #[test]
     fn same_backend_id_in_two_frames_gets_two_refs() {
         let mut t = RefTable::new();
-        t.begin(&[doc("a", "1"), doc("b", "2")], false);
+        t.begin(&[doc("a", "1"), doc("b", "2")], false, false);
         assert_ne!(t.assign("a", 5, "link", "x", None), t.assign("b", 5, "link", "x", None));
     }
 
@@ -468,7 +507,7 @@ mod tests {
     fn a_subtree_snapshot_keeps_refs_outside_it_live() {
         let mut t = RefTable::new();
         full(&mut t, &[10, 11]);
-        t.begin(&[doc("f", "d")], true);
+        t.begin(&[doc("f", "d")], true, false);
         t.assign("f", 11, "button", "OK", None);
         t.end(true);
         assert!(t.resolve("A0").is_ok() && t.resolve("A1").is_ok());
@@ -478,7 +517,7 @@ mod tests {
     fn refs_a_window_of_a_frame_does_not_show_stay_live() {
         let mut t = RefTable::with_limit(2);
         let window = |t: &mut RefTable, nodes: &[i64]| {
-            t.begin(&[FrameDocument { key: "f", document: "d".into(), partial: true }], false);
+            t.begin(&[FrameDocument { key: "f", document: "d".into(), partial: true }], false, false);
             let refs: Vec<u32> = nodes.iter().map(|&b| t.assign("f", b, "link", "L", None)).collect();
             t.end(false);
             refs
@@ -533,10 +572,10 @@ mod tests {
     #[test]
     fn saved_table_restores_refs_documents_and_staleness() {
         let mut t = RefTable::new();
-        t.begin(&[doc("f", "d")], false);
+        t.begin(&[doc("f", "d")], false, false);
         t.assign("f", 10, "link", "x", Some("/x"));
         t.end(false);
-        t.begin(&[doc("f", "d")], false);
+        t.begin(&[doc("f", "d")], false, false);
         t.assign("f", 11, "button", "y", None);
         t.end(false);
         let saved = t.to_json();

@@ -112,6 +112,12 @@ impl Tree {
             .map(|i| i as NodeId)
     }
 
+    /// A modal dialog is open: Chrome then leaves the page behind it out of
+    /// the tree (it is inert), though it is still there.
+    pub fn modal_shown(&self) -> bool {
+        self.nodes.iter().any(|n| !n.ignored && n.props.modal && matches!(n.role, Role::Dialog | Role::AlertDialog))
+    }
+
     pub fn build(input: &SnapshotInput) -> Tree {
         let mut tree = Tree::default();
         // Per frame: CDP node id → arena index.

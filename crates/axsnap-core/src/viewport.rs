@@ -127,7 +127,7 @@ mod tests {
 
     fn with_refs(n: usize) -> RefTable {
         let mut refs = RefTable::new();
-        refs.begin(&[], false);
+        refs.begin(&[], false, false);
         for i in 0..n {
             refs.assign("main", i as i64 + 1, "button", "b", None);
         }
