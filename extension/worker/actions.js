@@ -302,19 +302,27 @@ async function drag(t, to) {
     while (i < creep.length && !dragData) {
       at = creep[i++];
       await moved(at);
-      if (await started.began()) dragData = await html5.data(INTERCEPT_MS);
+      if (!html5.on || !(await started.began())) continue;
+      dragData = await html5.data(INTERCEPT_MS);
+      if (!dragData) {
+        // Chrome holds the page's input for a drag it started until told how it ends.
+        await cancelDrag(t, at);
+        throw new AxError('timeout', `${t.ref}: the page started an HTML5 drag, but Chrome did not hand it over within ${INTERCEPT_MS / 1000} s; it was cancelled. Try again`);
+      }
     }
     const rest = [...creep.slice(i), ...travel];
     if (dragData) {
+      // The drag has the button now: it ends with the drop (or a cancel), never with a release.
+      pressed = false;
       const data = dragData;
       const event = (type, p) => send(t.tabId, t.sessionId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data });
       await event('dragEnter', at);
       for (const p of rest) await event('dragOver', (at = p));
       await settle(t);
       await event('dragOver', dest);
+      const done = await lastStep(() => event('drop', dest));
       dragData = null;
-      pressed = false;
-      return { to: to.ref, dragged: 'html5', ...(await lastStep(() => event('drop', dest))) };
+      return { to: to.ref, dragged: 'html5', ...done };
     }
     // A pointer-driven list may act on a move a frame later (its hit
     // tests, its state): the last move comes again after one, and the
@@ -328,7 +336,7 @@ async function drag(t, to) {
   } finally {
     // A drag stopped halfway is ended, not left hanging: Chrome holds the page's input for a drag in flight.
     if (dragData) {
-      await send(t.tabId, t.sessionId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: at.x, y: at.y, data: { items: [], dragOperationsMask: 0xffff } }).catch(() => {});
+      await cancelDrag(t, at);
     } else if (pressed) {
       await mouse(t, 'mouseReleased', at.x, at.y, { buttons: 0 }).catch(() => {});
     }
@@ -336,6 +344,11 @@ async function drag(t, to) {
     started?.stop();
     release(to);
   }
+}
+
+/** Ends a drag Chrome started, with nothing dropped. */
+async function cancelDrag(t, at) {
+  await send(t.tabId, t.sessionId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: at.x, y: at.y, data: { items: [], dragOperationsMask: 0xffff } }).catch(() => {});
 }
 
 /**
@@ -354,8 +367,9 @@ async function interceptDrags(t) {
   chrome.debugger.onEvent.addListener(onEvent);
   const on = await send(t.tabId, t.sessionId, 'Input.setInterceptDrags', { enabled: true }).then(() => true, () => false);
   return {
+    on,
     data: (ms) => new Promise((resolve) => {
-      if (got || !on) return resolve(got);
+      if (got) return resolve(got);
       const timer = setTimeout(() => resolve(got), ms);
       wake = () => { clearTimeout(timer); resolve(got); };
     }),

@@ -125,8 +125,10 @@ const priorities = () => page.evaluate(() => [...document.querySelectorAll('.pri
 test('divsoup: drag a card onto another column (HTML5 drag and drop), reorder a list by a pointer drag, and the page still takes clicks', async () => {
   await open('divsoup');
   let { text } = await snap();
+  await page.evaluate(() => { window.clicks = 0; document.addEventListener('click', () => window.clicks++, true); });
   let res = await act(refOf(text, 'Call Ana'), 'drag', undefined, { to: columnRef(text, 'Done') });
   assert.equal(res.dragged, 'html5', 'the page started an HTML5 drag: carried over with drag events');
+  assert.equal(await page.evaluate(() => window.clicks), 0, 'a drop is no click: the button never came up as one');
   assert.equal(res.to, columnRef(text, 'Done'));
   assert.equal(await page.textContent('#status'), 'Moved Call Ana to Done');
   assert.deepEqual(await board(), { Todo: ['Write report'], Doing: ['Fix login bug'], Done: ['Ship v1', 'Call Ana'] });
