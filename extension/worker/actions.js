@@ -306,7 +306,7 @@ async function drag(t, to) {
       dragData = await html5.data(INTERCEPT_MS);
       if (!dragData) {
         // Chrome holds the page's input for a drag it started until told how it ends.
-        await cancelDrag(t, at);
+        await cancelDrag(t, at, html5.sessions);
         throw new AxError('timeout', `${t.ref}: the page started an HTML5 drag, but Chrome did not hand it over within ${INTERCEPT_MS / 1000} s; it was cancelled. Try again`);
       }
     }
@@ -315,7 +315,9 @@ async function drag(t, to) {
       // The drag has the button now: it ends with the drop (or a cancel), never with a release.
       pressed = false;
       const data = dragData;
-      const event = (type, p) => send(t.tabId, t.sessionId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data });
+      const via = html5.session;
+      const { dx, dy } = via === t.sessionId ? { dx: 0, dy: 0 } : await offsetToTop(t);
+      const event = (type, p) => send(t.tabId, via, 'Input.dispatchDragEvent', { type, x: p.x + dx, y: p.y + dy, data });
       await event('dragEnter', at);
       for (const p of rest) await event('dragOver', (at = p));
       await settle(t);
@@ -336,7 +338,7 @@ async function drag(t, to) {
   } finally {
     // A drag stopped halfway is ended, not left hanging: Chrome holds the page's input for a drag in flight.
     if (dragData) {
-      await cancelDrag(t, at);
+      await cancelDrag(t, at, [html5.session]);
     } else if (pressed) {
       await mouse(t, 'mouseReleased', at.x, at.y, { buttons: 0 }).catch(() => {});
     }
@@ -346,28 +348,38 @@ async function drag(t, to) {
   }
 }
 
-/** Ends a drag Chrome started, with nothing dropped. */
-async function cancelDrag(t, at) {
-  await send(t.tabId, t.sessionId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: at.x, y: at.y, data: { items: [], dragOperationsMask: 0xffff } }).catch(() => {});
+/** Ends a drag Chrome started, with nothing dropped, in each session it may have come through. */
+async function cancelDrag(t, at, sessions) {
+  for (const s of sessions) {
+    await send(t.tabId, s, 'Input.dispatchDragEvent', { type: 'dragCancel', x: at.x, y: at.y, data: { items: [], dragOperationsMask: 0xffff } }).catch(() => {});
+  }
 }
 
 /**
  * Asks Chrome to hand over any HTML5 drag the page starts, instead of
- * running it; `data(ms)` waits that long for one. A session that cannot
- * intercept gets the pointer-driven drag alone.
+ * running it; `data(ms)` waits that long for one. Chrome hands over a drag
+ * started in a cross-site frame through the tab's own session, so both
+ * sessions intercept; `session` is the one it came through, where its drag
+ * events go. A tab that cannot intercept gets the pointer-driven drag alone.
  */
 async function interceptDrags(t) {
+  const sessions = [...new Set([t.sessionId, undefined])];
   let got = null;
+  let session;
   let wake = () => {};
   const onEvent = (source, method, params) => {
-    if (method !== 'Input.dragIntercepted' || source.tabId !== t.tabId || (source.sessionId || undefined) !== t.sessionId) return;
+    if (method !== 'Input.dragIntercepted' || source.tabId !== t.tabId || !sessions.includes(source.sessionId || undefined)) return;
     got = params.data;
+    session = source.sessionId || undefined;
     wake();
   };
   chrome.debugger.onEvent.addListener(onEvent);
-  const on = await send(t.tabId, t.sessionId, 'Input.setInterceptDrags', { enabled: true }).then(() => true, () => false);
+  const on = await Promise.all(sessions.map((s) => send(t.tabId, s, 'Input.setInterceptDrags', { enabled: true }).then(() => s, () => null)));
+  const enabled = on.filter((s) => s !== null);
   return {
-    on,
+    on: enabled.length > 0,
+    sessions: enabled,
+    get session() { return session; },
     data: (ms) => new Promise((resolve) => {
       if (got) return resolve(got);
       const timer = setTimeout(() => resolve(got), ms);
@@ -375,9 +387,25 @@ async function interceptDrags(t) {
     }),
     stop: () => {
       chrome.debugger.onEvent.removeListener(onEvent);
-      if (on) send(t.tabId, t.sessionId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+      for (const s of enabled) send(t.tabId, s, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
     },
   };
+}
+
+/**
+ * How far the target's session's viewport lies from the tab's own: the
+ * content boxes of the cross-site <iframe>s on the way up.
+ */
+async function offsetToTop(t) {
+  let dx = 0;
+  let dy = 0;
+  for (const o of t.owners) {
+    if (!o.crossProcess) continue;
+    const { model } = await send(t.tabId, o.sessionId, 'DOM.getBoxModel', { backendNodeId: o.backendNodeId });
+    dx += model.content[0];
+    dy += model.content[1];
+  }
+  return { dx, dy };
 }
 
 /**

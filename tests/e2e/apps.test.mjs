@@ -155,6 +155,22 @@ test('divsoup: drag a card onto another column (HTML5 drag and drop), reorder a 
   assert.equal(await page.textContent('#status'), 'Moved Write report to Todo', 'a second HTML5 drag works too');
 });
 
+test('divsoup in a cross-site frame: both kinds of drag work there (Chrome hands an HTML5 drag over through the tab)', async () => {
+  await open('divsoup');
+  await page.evaluate((src) => {
+    document.body.innerHTML = `<iframe src="${src}" style="width: 1200px; height: 700px; margin: 40px 0 0 30px"></iframe>`;
+  }, server.app('divsoup', 'localhost'));
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await frame.waitForSelector('[data-card]');
+  let { text } = await snapUntil((t) => t.includes('Call Ana'), 'the frame is read');
+  const res = await act(refOf(text, 'Call Ana'), 'drag', undefined, { to: columnRef(text, 'Done') });
+  assert.equal(res.dragged, 'html5');
+  assert.equal(await frame.textContent('#status'), 'Moved Call Ana to Done');
+  ({ text } = await snap());
+  await act(refOf(text, 'button "Pay rent"'), 'drag', undefined, { to: refOf(text, 'button "Book flights"') });
+  assert.equal(await frame.textContent('#status'), 'Moved Pay rent to position 2');
+});
+
 test('divsoup: a drag onto a stale, covered or hidden element is refused with its code, and nothing moves', async () => {
   await open('divsoup');
   const { text } = await snap();
