@@ -107,7 +107,7 @@ export interface SnapshotOptions {
   fresh?: boolean;
 }
 
-export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";
+export type Action = "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "drag" | "focus" | "scroll" | "dialog";
 
 /** sizes and timings: what `snapshot` (and `watch`) measured. */
 export type SnapshotStats = {
@@ -308,6 +308,21 @@ export interface ActRequest_Hover {
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
 }
+export interface ActRequest_Drag {
+  cmd: "act";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** drag the element onto another one: press at its centre, move past the pages' drag thresholds to the target's centre, release (refused when either is hidden or covered) */
+  action: "drag";
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref: string;
+  /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
+  snapshot?: SnapshotOptions;
+  /** the ref to drop it on, like `A9` (in the same frame) */
+  to: string;
+}
 export interface ActRequest_Focus {
   cmd: "act";
   /** a caller's request id, echoed in the answer */
@@ -352,17 +367,21 @@ export interface ActRequest_Dialog {
   text?: string;
 }
 /** act on an element by ref; with `snapshot`, wait until the page settles and answer with its snapshot (or what changed) */
-export type ActRequest = ActRequest_Click | ActRequest_Fill | ActRequest_Type | ActRequest_Press | ActRequest_Select | ActRequest_Check | ActRequest_Uncheck | ActRequest_Hover | ActRequest_Focus | ActRequest_Scroll | ActRequest_Dialog;
+export type ActRequest = ActRequest_Click | ActRequest_Fill | ActRequest_Type | ActRequest_Press | ActRequest_Select | ActRequest_Check | ActRequest_Uncheck | ActRequest_Hover | ActRequest_Drag | ActRequest_Focus | ActRequest_Scroll | ActRequest_Dialog;
 
 export interface ActResult {
   /** the action done */
-  action: "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "dialog";
+  action: "click" | "fill" | "type" | "press" | "select" | "check" | "uncheck" | "hover" | "drag" | "focus" | "scroll" | "dialog";
   /** the ref acted on */
   ref?: string;
   /** the label of the option chosen */
   selected?: string;
   /** the state now */
   checked?: boolean;
+  /** the ref dropped on */
+  to?: string;
+  /** `html5`: the page started an HTML5 drag (`draggable`), finished with dragover and drop at the target; `mouse`: a press, moves and a release (pointer-driven lists and boards) */
+  dragged?: "html5" | "mouse";
   /** the pixels scrolled */
   deltaY?: number;
   /** whether the dialog was accepted */

@@ -87,10 +87,11 @@ export const MAX_SCROLL = 100000;
 /**
  * Actions of `act`: whether they need a `ref` (`none`: they take none), the
  * `value` they take (a JSON Schema fragment; none when absent), any fields
- * of their own (`fields`, optional) and what they answer besides `action`
- * and `ref` (`result`, optional). Adding an action is one entry here.
+ * of their own (`fields`, optional; `required`: those it cannot do without)
+ * and what they answer besides `action` and `ref` (`result`, optional).
+ * Adding an action is one entry here.
  * @type {Record<string, {ref: 'required'|'optional'|'none', value?: Fragment, valueRequired?: boolean,
- *   fields?: Record<string, Fragment>, result?: Record<string, Fragment>, description: string}>}
+ *   fields?: Record<string, Fragment>, required?: string[], result?: Record<string, Fragment>, description: string}>}
  */
 export const ACTIONS = {
   click: { ref: 'required', description: 'click the element\'s centre (refused when hidden or covered)' },
@@ -101,6 +102,14 @@ export const ACTIONS = {
   check: { ref: 'required', result: { checked: boolean('the state now') }, description: 'make a checkbox, radio or switch checked' },
   uncheck: { ref: 'required', result: { checked: boolean('the state now') }, description: 'make a checkbox or switch unchecked' },
   hover: { ref: 'required', description: 'move the mouse over the element' },
+  drag: {
+    ref: 'required', fields: { to: string('the ref to drop it on, like `A9` (in the same frame)', { maxLength: 16 }) }, required: ['to'],
+    result: {
+      to: string('the ref dropped on'),
+      dragged: { enum: ['html5', 'mouse'], description: '`html5`: the page started an HTML5 drag (`draggable`), finished with dragover and drop at the target; `mouse`: a press, moves and a release (pointer-driven lists and boards)' },
+    },
+    description: 'drag the element onto another one: press at its centre, move past the pages\' drag thresholds to the target\'s centre, release (refused when either is hidden or covered)',
+  },
   focus: { ref: 'required', description: 'focus the element' },
   scroll: {
     ref: 'optional', value: { ...scrollAmount, description: '`"up"`, `"down"` or pixels (down is positive; at most 100,000 per call)' },
@@ -307,7 +316,7 @@ export const COMMANDS = {
 
 function actionCases() {
   return Object.fromEntries(Object.entries(ACTIONS).map(([name, a]) => [name, {
-    required: [...(a.ref === 'required' ? ['ref'] : []), ...(a.valueRequired ? ['value'] : [])],
+    required: [...(a.ref === 'required' ? ['ref'] : []), ...(a.valueRequired ? ['value'] : []), ...(a.required || [])],
     allowed: ['tabId', ...(a.ref === 'none' ? [] : ['ref']), ...(a.value ? ['value'] : []), 'snapshot', ...Object.keys(a.fields || {})],
     fields: { ...(a.value ? { value: a.value } : {}), ...a.fields },
   }]));

@@ -56,20 +56,28 @@ export function checkSite(scope, url) {
 /**
  * An `act` on an element described by its snapshot fact (null when the ref
  * is not in any snapshot the agent saw: judged as sensitive as the page allows).
- * @param {{action:string, value?:string, fact:import('./page-text.js').RefFact|null, pageHasSecret:boolean, linkUrl?:string|null,
- *   scope:TaskScope, words?:string[]}} a
+ * A drag is judged as a click on what it drags (it ends in a press and a
+ * release), and by where it drops: onto "Trash" or "Delete" is asked
+ * whatever that element's role.
+ * @param {{action:string, value?:string, fact:import('./page-text.js').RefFact|null, toFact?:import('./page-text.js').RefFact|null,
+ *   pageHasSecret:boolean, linkUrl?:string|null, scope:TaskScope, words?:string[]}} a
  * @returns {Ask|null}
  */
-export function checkAct({ action, value, fact, pageHasSecret, linkUrl, scope, words }) {
+export function checkAct({ action, value, fact, toFact = null, pageHasSecret, linkUrl, scope, words }) {
   if (HARMLESS.has(action)) return null;
   if (linkUrl && action === 'click') {
     const off = checkSite(scope, linkUrl);
     if (off) return off;
   }
-  const submits = action === 'click' || (action === 'press' && value === 'Enter');
-  if (action === 'click' && fact && PRESSABLE.test(fact.role)) {
+  const pointer = action === 'click' || action === 'drag';
+  const submits = pointer || (action === 'press' && value === 'Enter');
+  if (pointer && fact && PRESSABLE.test(fact.role)) {
     const word = consequentialWord(fact.name, words);
     if (word) return { kind: 'word', reason: `its name says “${word}”` };
+  }
+  if (action === 'drag') {
+    const word = toFact && consequentialWord(toFact.name, words);
+    if (word) return { kind: 'word', reason: `where it drops says “${word}”` };
   }
   if (action === 'select' || action === 'check' || action === 'uncheck') {
     const word = fact && consequentialWord(fact.name, words);

@@ -170,15 +170,16 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     },
 
     act: {
-      description: 'Act on an element by its ref from the latest snapshot: click, fill (replace a field\'s text), type (key by key), press (a key such as Enter), select (an option), check, uncheck, hover, focus, scroll ("up", "down"). Returns the page afterwards. Never for passwords, card numbers or codes: use ask_user with secret_ref.',
+      description: 'Act on an element by its ref from the latest snapshot: click, fill (replace a field\'s text), type (key by key), press (a key such as Enter), select (an option), check, uncheck, hover, drag (onto the ref in to: a card to another column, an item to another place in a list), focus, scroll ("up", "down"). Returns the page afterwards. Never for passwords, card numbers or codes: use ask_user with secret_ref.',
       inputSchema: schema({
         ref: { type: 'string', description: 'Element ref such as A12 (optional for press and scroll)' },
         action: { type: 'string', enum: ACTIONS },
         value: { type: 'string', description: 'Text for fill/type, key for press, option for select, direction for scroll' },
+        to: { type: 'string', description: 'drag: the ref to drop it on' },
         tab: tabProp,
       }, ['action']),
-      execute: step('act', (i) => `${i.action} ${describe(tabOf(i), i.ref)}`.trim(), async (input, signal) => {
-        const { ref, action, value } = input;
+      execute: step('act', (i) => `${i.action} ${describe(tabOf(i), i.ref)}${i.to ? ` onto ${describe(tabOf(i), i.to)}` : ''}`.trim(), async (input, signal) => {
+        const { ref, action, value, to } = input;
         const tabId = tabOf(input);
         const blocked = await allowTab(tabId, `${action} ${ref || ''}`.trim(), signal);
         if (blocked) return blocked;
@@ -199,13 +200,14 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
           if (r.ok && r.url) linkUrl = r.url;
         }
         const pageHasSecret = Boolean(page && [...page.facts.values()].some((f) => f.secret || f.inSensitiveForm));
-        const ask = checkAct({ action, value, fact, pageHasSecret, linkUrl, scope, words });
-        const what = `${action} ${describe(tabId, ref)}`.trim();
+        const toFact = to ? await factOf(tabId, to) : null;
+        const ask = checkAct({ action, value, fact, toFact, pageHasSecret, linkUrl, scope, words });
+        const what = `${action} ${describe(tabId, ref)}${to ? ` onto ${describe(tabId, to)}` : ''}`.trim();
         if (!(await confirmed(ask, what, tabId, signal))) return declined(what, ask);
         if (ask?.kind === 'site') scope.sites.add(siteOf(linkUrl));
         signal?.throwIfAborted();
         // One call is one step: the extension waits for the page to settle and answers with what changed.
-        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}) };
+        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}), ...(to ? { to } : {}) };
         let res = await browser.call(actSnapshots ? { ...request, snapshot: { diff: diffSupported && seen.has(tabId) } } : request);
         if (!res.ok && actSnapshots && res.error?.code === 'bad_request' && /snapshot/.test(res.error.message)) {
           actSnapshots = false; // refused before acting: nothing was done yet

@@ -7,6 +7,12 @@ import { ACTIONS } from '../../protocol/protocol.js';
 export function bindDeveloper({ send, tabId }) {
   const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
   for (const a of Object.keys(ACTIONS)) $('action').append(new Option(a, a));
+  // An action without a value takes its one field of its own from the value box (drag's `to`).
+  const fieldOf = (action) => (!ACTIONS[action].value && ACTIONS[action].required?.length === 1 ? ACTIONS[action].required[0] : 'value');
+  $('action').addEventListener('change', () => {
+    const field = fieldOf($('action').value);
+    $('value').placeholder = field === 'value' ? '' : `${field}: a ref`;
+  });
   const show = (res, render) => {
     const status = $('status');
     if (res && res.ok) {
@@ -27,7 +33,9 @@ export function bindDeveloper({ send, tabId }) {
   });
   $('act').addEventListener('click', async () => {
     const value = $('value').value;
-    const msg = { cmd: 'act', tabId: tabId(), ref: $('ref').value.trim() || undefined, action: $('action').value, value: value === '' ? undefined : value };
+    const action = $('action').value;
+    const field = fieldOf(action);
+    const msg = { cmd: 'act', tabId: tabId(), ref: $('ref').value.trim() || undefined, action, [field]: value === '' ? undefined : field === 'value' ? value : value.trim() };
     show(await send(msg), () => { $('status').textContent = `${msg.action} ${msg.ref || ''}: done`; });
   });
 }

@@ -2,14 +2,16 @@
 // document it was issued in and a backendDOMNodeId; before anything is sent
 // the frame must still show that document and the element must still be in
 // it (else `stale_ref`). A click is pressed only where a hit test, after the
-// pointer has moved there, finds the target; keys are sent only while the
-// target holds the focus. A value typed into a field is never logged or echoed.
+// pointer has moved there, finds the target, and a drag only when both its
+// ends pass that test; keys are sent only while the target holds the focus.
+// A value typed into a field is never logged or echoed.
 
 import { send } from './cdp.js';
 import { AxError } from './errors.js';
 import { locateFrame } from './frames.js';
 import { answerDialog } from './dialogs.js';
 import { ACTIONS, MAX_SCROLL } from '../../protocol/protocol.js';
+import { dragPath, visibleCentre } from './drag_path.js';
 
 /** Keys `press` knows: key → [code, keyCode, text] */
 const KEYS = {
@@ -135,22 +137,17 @@ async function boxOf(t) {
 }
 
 /**
- * Scrolls the element into view and picks the point to act at: the centre
- * of the part of its box inside the viewport, in its session's viewport
- * coordinates (CSS pixels; page zoom is already in them).
+ * Scrolls the element into view (unless `scroll` is false) and picks the
+ * point to act at: the centre of the part of its box inside the viewport, in
+ * its session's viewport coordinates (CSS pixels; page zoom is already in them).
  */
-async function aim(t) {
-  await send(t.tabId, t.sessionId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: t.backendNodeId });
+async function aim(t, scroll = true) {
+  if (scroll) await send(t.tabId, t.sessionId, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: t.backendNodeId });
   const box = await settledBox(t);
   if (box.width === 0 || box.height === 0) throw new AxError('not_visible', `${t.ref} has an empty box (0×0): it cannot be clicked`);
-  const xs = [0, 2, 4, 6].map((i) => box.quad[i]);
-  const ys = [1, 3, 5, 7].map((i) => box.quad[i]);
-  const left = Math.max(Math.min(...xs), 0);
-  const right = Math.min(Math.max(...xs), box.vp.w);
-  const top = Math.max(Math.min(...ys), 0);
-  const bottom = Math.min(Math.max(...ys), box.vp.h);
-  if (right - left < 1 || bottom - top < 1) throw new AxError('not_visible', `${t.ref} is outside the visible area even after scrolling: it cannot be clicked`);
-  return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2), vp: box.vp };
+  const p = visibleCentre(box.quad, box.vp);
+  if (!p) throw new AxError('not_visible', `${t.ref} is outside the visible area${scroll ? ' even after scrolling' : ''}: it cannot be clicked`);
+  return { ...p, vp: box.vp };
 }
 
 /**
@@ -228,7 +225,8 @@ async function lastStep(fn) {
   }
 }
 
-async function click(t) {
+/** Moves the pointer over the element and answers the point, once a press there would reach it. */
+async function approach(t) {
   const p = await aim(t);
   await mouse(t, 'mouseMoved', p.x, p.y, { button: 'none', clickCount: 0 });
   // What the move made appear (a hover overlay) is there before the check.
@@ -236,13 +234,208 @@ async function click(t) {
   if (!(await reaches(t, p))) {
     throw new AxError('obscured', `${t.ref} is covered by another element at its centre; close what covers it, or scroll, and take a new snapshot`);
   }
+  return p;
+}
+
+async function pressAt(t, p, what, extra = {}) {
   try {
-    await mouse(t, 'mousePressed', p.x, p.y);
+    await mouse(t, 'mousePressed', p.x, p.y, extra);
   } catch (e) {
-    if (e.code === 'dialog_open') throw new AxError('dialog_open', `${t.ref}: a dialog opened as the mouse button went down; the click was not finished. ${e.message}`, e.details);
+    if (e.code === 'dialog_open') throw new AxError('dialog_open', `${t.ref}: a dialog opened as the mouse button went down; the ${what} was not finished. ${e.message}`, e.details);
     throw e;
   }
+}
+
+async function click(t) {
+  const p = await approach(t);
+  await pressAt(t, p, 'click');
   return lastStep(() => mouse(t, 'mouseReleased', p.x, p.y));
+}
+
+/** How long a page that started an HTML5 drag has to hand it to us. */
+const INTERCEPT_MS = 2000;
+
+/**
+ * Drags the element onto `to`. Both are checked before the button goes
+ * down: in place (else `stale_ref`), on screen together (`not_visible`)
+ * and reachable at their centres (`obscured`). Then one gesture serves
+ * both kinds of drag and drop: the button goes down on the source and the
+ * pointer creeps away past the pages' thresholds. If the page starts an
+ * HTML5 drag, Chrome hands it to us (Input.setInterceptDrags) and we carry
+ * its data over the target with drag events and drop it there; else the
+ * pointer goes on to the target and the button comes up there, which is
+ * all a pointer-driven list sees of a person's drag.
+ * @param {Target} t @param {Target} to
+ */
+async function drag(t, to) {
+  if (!to) throw new AxError('bad_request', 'drag needs to: the ref to drop on');
+  if (to.frame !== t.frame) throw new AxError('bad_request', `${t.ref} and ${to.ref} are in different frames: drag within one frame`);
+  let html5 = null;
+  let started = null;
+  let dragData = null;
+  let pressed = false;
+  let at = null;
+  try {
+    await bind(to);
+    // The target first, then the source: scrolling to the source must leave the target in view.
+    await aim(to);
+    const from = await approach(t);
+    let dest;
+    try {
+      dest = await aim(to, false);
+    } catch (e) {
+      if (e.code === 'not_visible') throw new AxError('not_visible', `${to.ref} is not on screen while ${t.ref} is: scroll so both show, or drag in steps`);
+      throw e;
+    }
+    if (!(await reaches(to, dest))) {
+      throw new AxError('obscured', `${to.ref}, where it would be dropped, is covered by another element at its centre; close what covers it and take a new snapshot`);
+    }
+    const { creep, travel } = dragPath(from, dest);
+    const moved = (p) => mouse(t, 'mouseMoved', p.x, p.y, { buttons: 1 });
+    html5 = await interceptDrags(t);
+    started = await watchDragStart(t);
+    at = from;
+    await pressAt(t, from, 'drag', { buttons: 1 });
+    pressed = true;
+    // Chrome starts an HTML5 drag within the creep (past 4 px), or not at all.
+    let i = 0;
+    while (i < creep.length && !dragData) {
+      at = creep[i++];
+      await moved(at);
+      if (!html5.on || !(await started.began())) continue;
+      dragData = await html5.data(INTERCEPT_MS);
+      if (!dragData) {
+        // Chrome holds the page's input for a drag it started until told how it ends.
+        await cancelDrag(t, at, html5.sessions);
+        throw new AxError('timeout', `${t.ref}: the page started an HTML5 drag, but Chrome did not hand it over within ${INTERCEPT_MS / 1000} s; it was cancelled. Try again`);
+      }
+    }
+    const rest = [...creep.slice(i), ...travel];
+    if (dragData) {
+      // The drag has the button now: it ends with the drop (or a cancel), never with a release.
+      pressed = false;
+      const data = dragData;
+      const via = html5.session;
+      const { dx, dy } = via === t.sessionId ? { dx: 0, dy: 0 } : await offsetToTop(t);
+      const event = (type, p) => send(t.tabId, via, 'Input.dispatchDragEvent', { type, x: p.x + dx, y: p.y + dy, data });
+      await event('dragEnter', at);
+      for (const p of rest) await event('dragOver', (at = p));
+      await settle(t);
+      await event('dragOver', dest);
+      const done = await lastStep(() => event('drop', dest));
+      dragData = null;
+      return { to: to.ref, dragged: 'html5', ...done };
+    }
+    // A pointer-driven list may act on a move a frame later (its hit
+    // tests, its state): the last move comes again after one, and the
+    // release after another.
+    for (const p of rest) await moved((at = p));
+    await settle(t);
+    await moved(dest);
+    await settle(t);
+    pressed = false;
+    return { to: to.ref, dragged: 'mouse', ...(await lastStep(() => mouse(t, 'mouseReleased', dest.x, dest.y, { buttons: 0 }))) };
+  } finally {
+    // A drag stopped halfway is ended, not left hanging: Chrome holds the page's input for a drag in flight.
+    if (dragData) {
+      await cancelDrag(t, at, [html5.session]);
+    } else if (pressed) {
+      await mouse(t, 'mouseReleased', at.x, at.y, { buttons: 0 }).catch(() => {});
+    }
+    html5?.stop();
+    started?.stop();
+    release(to);
+  }
+}
+
+/** Ends a drag Chrome started, with nothing dropped, in each session it may have come through. */
+async function cancelDrag(t, at, sessions) {
+  for (const s of sessions) {
+    await send(t.tabId, s, 'Input.dispatchDragEvent', { type: 'dragCancel', x: at.x, y: at.y, data: { items: [], dragOperationsMask: 0xffff } }).catch(() => {});
+  }
+}
+
+/**
+ * Asks Chrome to hand over any HTML5 drag the page starts, instead of
+ * running it; `data(ms)` waits that long for one. Chrome hands over a drag
+ * started in a cross-site frame through the tab's own session, so both
+ * sessions intercept; `session` is the one it came through, where its drag
+ * events go. A tab that cannot intercept gets the pointer-driven drag alone.
+ */
+async function interceptDrags(t) {
+  const sessions = [...new Set([t.sessionId, undefined])];
+  let got = null;
+  let session;
+  let wake = () => {};
+  const onEvent = (source, method, params) => {
+    if (method !== 'Input.dragIntercepted' || source.tabId !== t.tabId || !sessions.includes(source.sessionId || undefined)) return;
+    got = params.data;
+    session = source.sessionId || undefined;
+    wake();
+  };
+  chrome.debugger.onEvent.addListener(onEvent);
+  const on = await Promise.all(sessions.map((s) => send(t.tabId, s, 'Input.setInterceptDrags', { enabled: true }).then(() => s, () => null)));
+  const enabled = on.filter((s) => s !== null);
+  return {
+    on: enabled.length > 0,
+    sessions: enabled,
+    get session() { return session; },
+    data: (ms) => new Promise((resolve) => {
+      if (got) return resolve(got);
+      const timer = setTimeout(() => resolve(got), ms);
+      wake = () => { clearTimeout(timer); resolve(got); };
+    }),
+    stop: () => {
+      chrome.debugger.onEvent.removeListener(onEvent);
+      for (const s of enabled) send(t.tabId, s, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+    },
+  };
+}
+
+/**
+ * How far the target's session's viewport lies from the tab's own: the
+ * content boxes of the cross-site <iframe>s on the way up.
+ */
+async function offsetToTop(t) {
+  let dx = 0;
+  let dy = 0;
+  for (const o of t.owners) {
+    if (!o.crossProcess) continue;
+    const { model } = await send(t.tabId, o.sessionId, 'DOM.getBoxModel', { backendNodeId: o.backendNodeId });
+    dx += model.content[0];
+    dy += model.content[1];
+  }
+  return { dx, dy };
+}
+
+/**
+ * Watches the source's window for an HTML5 drag starting (a dragstart the
+ * page did not cancel), through an object the page cannot see: only then
+ * is a drag to be waited for, and every other press stays a pointer drag.
+ */
+async function watchDragStart(t) {
+  const { result } = await send(t.tabId, t.sessionId, 'Runtime.callFunctionOn', {
+    objectId: t.objectId,
+    functionDeclaration: function () {
+      const view = this.ownerDocument.defaultView;
+      const seen = { event: null, stop: () => view.removeEventListener('dragstart', on, true) };
+      const on = (e) => { seen.event = e; };
+      view.addEventListener('dragstart', on, true);
+      return seen;
+    }.toString(),
+  });
+  const call = async (fn) => {
+    const r = await send(t.tabId, t.sessionId, 'Runtime.callFunctionOn', { objectId: result.objectId, functionDeclaration: fn.toString(), returnByValue: true });
+    return r.result.value;
+  };
+  return {
+    // Read after the event was handled: a handler after ours may have cancelled it.
+    began: () => call(function () { return Boolean(this.event && !this.event.defaultPrevented); }),
+    stop: () => {
+      call(function () { this.stop(); }).catch(() => {});
+      send(t.tabId, t.sessionId, 'Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
+    },
+  };
 }
 
 /**
@@ -444,8 +637,9 @@ export async function present(t) {
  * @param {string} action
  * @param {any} value
  * @param {Record<string, any>} [request]  the whole request: an action's own fields (`dialog`'s `text`)
+ * @param {Target} [to]  `drag`'s target, resolved from the request's `to` as the router resolves every ref
  */
-export async function act(t, action, value, request = {}) {
+export async function act(t, action, value, request = {}, to = undefined) {
   if (action === 'dialog') {
     if (value !== 'accept' && value !== 'dismiss') throw new AxError('bad_request', 'dialog value is "accept" or "dismiss"');
     return answerDialog(t.tabId, value === 'accept', request.text);
@@ -463,6 +657,7 @@ export async function act(t, action, value, request = {}) {
       case 'select': return await selectOption(t, value);
       case 'check': return await setChecked(t, true);
       case 'uncheck': return await setChecked(t, false);
+      case 'drag': return await drag(t, to);
       case 'hover': {
         const p = await aim(t);
         await mouse(t, 'mouseMoved', p.x, p.y, { button: 'none', clickCount: 0 });

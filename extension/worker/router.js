@@ -125,12 +125,14 @@ const COMMANDS = {
     await readable(tabId);
     await attachTab(tabId, { allowDialog: req.action === 'dialog' });
     const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
+    // A second ref (drag's `to`) passes the same checks as the first.
+    const to = req.to === undefined ? undefined : await target(tabId, req.to, caller);
     // Watching starts before the action, so nothing it causes is missed.
     const watching = req.snapshot ? await watch(tabId) : null;
     let result;
     try {
       // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
-      result = await act(t, req.action, req.value, req);
+      result = await act(t, req.action, req.value, req, to);
     } catch (e) {
       watching?.stop();
       throw e;

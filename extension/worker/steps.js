@@ -11,7 +11,7 @@ export function stepLine(req, name) {
   const q = (s) => JSON.stringify(String(s).slice(0, 60));
   switch (req.cmd) {
     case 'snapshot': return `snapshot${req.options?.mode === 'interactive' ? ' (interactive)' : ''}${req.options?.diff ? ' (changes)' : ''}`;
-    case 'act': return [req.action, req.ref, name !== undefined ? q(name) : undefined, req.action === 'press' ? req.value : undefined].filter((x) => x !== undefined).join(' ');
+    case 'act': return [req.action, req.ref, name !== undefined ? q(name) : undefined, req.action === 'press' ? req.value : undefined, req.to !== undefined ? `onto ${req.to}` : undefined].filter((x) => x !== undefined).join(' ');
     case 'navigate': return `navigate ${req.url}`;
     case 'back': return 'back';
     case 'tabs': return ['tabs', req.action ?? 'list', req.tabId, req.url].filter((x) => x !== undefined).join(' ');

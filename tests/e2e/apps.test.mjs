@@ -34,8 +34,8 @@ const snap = async (options = { full: true }) => {
   assert.equal(res.ok, true, JSON.stringify(res.error));
   return res;
 };
-const act = async (ref, action, value) => {
-  const res = await b.call({ cmd: 'act', tabId, ref, action, value });
+const act = async (ref, action, value, extra = {}) => {
+  const res = await b.call({ cmd: 'act', tabId, ref, action, value, ...extra });
   assert.equal(res.ok, true, `${action} ${ref}: ${JSON.stringify(res.error)}`);
   return res;
 };
@@ -110,6 +110,111 @@ test('divsoup: move a card, sort by a menu of divs, type a title and save it', a
   ({ text } = await snap());
   await act(refOf(text, 'Save card'), 'click');
   assert.equal(await page.textContent('#status'), 'Saved Plan trip');
+});
+
+/** The ref of a board column's heading (`clickable A18 Done`): arrows name columns too. */
+const columnRef = (text, col) => {
+  const m = text.match(new RegExp(`clickable (A\\d+) ${col}\n`));
+  assert.ok(m, `no column ${col} in:\n${text}`);
+  return m[1];
+};
+const board = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-col]')]
+  .map((c) => [c.dataset.col, [...c.querySelectorAll('[data-card]')].map((k) => k.dataset.card)])));
+const priorities = () => page.evaluate(() => [...document.querySelectorAll('.prio-item')].map((i) => i.textContent));
+
+test('divsoup: drag a card onto another column (HTML5 drag and drop), reorder a list by a pointer drag, and the page still takes clicks', async () => {
+  await open('divsoup');
+  let { text } = await snap();
+  await page.evaluate(() => { window.clicks = 0; document.addEventListener('click', () => window.clicks++, true); });
+  let res = await act(refOf(text, 'Call Ana'), 'drag', undefined, { to: columnRef(text, 'Done') });
+  assert.equal(res.dragged, 'html5', 'the page started an HTML5 drag: carried over with drag events');
+  assert.equal(await page.evaluate(() => window.clicks), 0, 'a drop is no click: the button never came up as one');
+  assert.equal(res.to, columnRef(text, 'Done'));
+  assert.equal(await page.textContent('#status'), 'Moved Call Ana to Done');
+  assert.deepEqual(await board(), { Todo: ['Write report'], Doing: ['Fix login bug'], Done: ['Ship v1', 'Call Ana'] });
+  // Onto a card of another column: the drop reaches the column around it.
+  ({ text } = await snap());
+  res = await act(refOf(text, 'Ship v1'), 'drag', undefined, { to: refOf(text, 'Fix login bug') });
+  assert.equal(await page.textContent('#status'), 'Moved Ship v1 to Doing');
+  ({ text } = await snap());
+  res = await act(refOf(text, 'button "Water plants"'), 'drag', undefined, { to: refOf(text, 'button "Email Ana"'), snapshot: { diff: true } });
+  assert.equal(res.dragged, 'mouse', 'no HTML5 drag: press, moves and release');
+  assert.equal(await page.textContent('#status'), 'Moved Water plants to position 1');
+  assert.deepEqual(await priorities(), ['Water plants', 'Email Ana', 'Book flights', 'Pay rent']);
+  assert.match(res.text, /Moved Water plants to position 1/, 'the answer says what the drag changed');
+  // Downwards, a short way: one slot.
+  ({ text } = await snap());
+  await act(refOf(text, 'button "Email Ana"'), 'drag', undefined, { to: refOf(text, 'button "Book flights"') });
+  assert.deepEqual(await priorities(), ['Water plants', 'Book flights', 'Email Ana', 'Pay rent']);
+  // Neither drag left the page holding its input.
+  ({ text } = await snap());
+  await act(refOf(text, '→ Doing'), 'click');
+  assert.equal(await page.textContent('#status'), 'Moved Write report to Doing');
+  ({ text } = await snap());
+  await act(refOf(text, 'Write report'), 'drag', undefined, { to: columnRef(text, 'Todo') });
+  assert.equal(await page.textContent('#status'), 'Moved Write report to Todo', 'a second HTML5 drag works too');
+});
+
+test('divsoup in a cross-site frame: both kinds of drag work there (Chrome hands an HTML5 drag over through the tab)', async () => {
+  await open('divsoup');
+  await page.evaluate((src) => {
+    document.body.innerHTML = `<iframe src="${src}" style="width: 1200px; height: 700px; margin: 40px 0 0 30px"></iframe>`;
+  }, server.app('divsoup', 'localhost'));
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await frame.waitForSelector('[data-card]');
+  let { text } = await snapUntil((t) => t.includes('Call Ana'), 'the frame is read');
+  const res = await act(refOf(text, 'Call Ana'), 'drag', undefined, { to: columnRef(text, 'Done') });
+  assert.equal(res.dragged, 'html5');
+  assert.equal(await frame.textContent('#status'), 'Moved Call Ana to Done');
+  ({ text } = await snap());
+  await act(refOf(text, 'button "Pay rent"'), 'drag', undefined, { to: refOf(text, 'button "Book flights"') });
+  assert.equal(await frame.textContent('#status'), 'Moved Pay rent to position 2');
+});
+
+test('divsoup: a drag onto a stale, covered or hidden element is refused with its code, and nothing moves', async () => {
+  await open('divsoup');
+  const { text } = await snap();
+  const card = refOf(text, 'Write report');
+  const doing = columnRef(text, 'Doing');
+  const drag = (to, extra = {}) => b.call({ cmd: 'act', tabId, ref: card, action: 'drag', to, ...extra });
+  const before = await board();
+
+  let res = await b.call({ cmd: 'act', tabId, ref: card, action: 'drag' });
+  assert.equal(res.error?.code, 'bad_request');
+  assert.match(res.error.message, /act drag needs to/);
+  res = await drag(doing, { value: 'A1' });
+  assert.equal(res.error?.code, 'bad_request', 'a drag takes its target in `to`, not `value`');
+
+  // A veil over the column's heading: a person could not drop there either.
+  await page.evaluate(() => {
+    const r = document.querySelector('[data-act="col-Doing"]').getBoundingClientRect();
+    const veil = Object.assign(document.createElement('div'), { id: 'veil' });
+    Object.assign(veil.style, { position: 'fixed', left: `${r.left - 4}px`, top: `${r.top - 4}px`, width: `${r.width + 8}px`, height: `${r.height + 8}px`, background: '#fffc' });
+    document.body.append(veil);
+  });
+  res = await drag(doing);
+  assert.equal(res.error?.code, 'obscured', JSON.stringify(res));
+  assert.match(res.error.message, new RegExp(`^${doing}, where it would be dropped, is covered`));
+  await page.evaluate(() => document.getElementById('veil').remove());
+
+  await page.evaluate(() => { document.querySelector('[data-act="col-Doing"]').style.display = 'none'; });
+  res = await drag(doing);
+  assert.equal(res.error?.code, 'not_visible', JSON.stringify(res));
+  await page.evaluate(() => { document.querySelector('[data-act="col-Doing"]').style.display = ''; });
+
+  // The drop target is removed after the snapshot that named it.
+  const ship = refOf(text, 'Ship v1');
+  await page.evaluate(() => document.querySelector('[data-card="Ship v1"]').remove());
+  res = await drag(ship);
+  assert.equal(res.error?.code, 'stale_ref', JSON.stringify(res));
+  assert.match(res.error.message, new RegExp(`^${ship} is stale`));
+
+  assert.equal(await page.textContent('#status'), 'Ready.', 'no drag happened');
+  assert.deepEqual(await board(), { ...before, Done: [] });
+  // And the same refs still drag once nothing is in the way.
+  res = await drag(doing);
+  assert.equal(res.ok, true, JSON.stringify(res));
+  assert.equal(await page.textContent('#status'), 'Moved Write report to Doing');
 });
 
 test('mui: choose an account menu item, a room, a city from options loaded as you type, book and confirm', async () => {

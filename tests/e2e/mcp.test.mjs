@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { launch, refOf, ROOT, EXTENSION_ID } from '../harness.mjs';
 import { serve } from '../server.mjs';
+import { ACTIONS } from '../../protocol/protocol.js';
 
 const BIN = join(ROOT, 'target/debug/axsnap-mcp');
 const TOKEN = randomBytes(16).toString('hex');
@@ -93,7 +94,7 @@ const pageAt = (url) => until(`a page at ${url}`, () => b.ctx.pages().find((p) =
 
 before(async () => {
   assert.ok(existsSync(BIN), `${BIN} is missing: cargo build -p axsnap-mcp`);
-  server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+  server = await serve({ '/': join(ROOT, 'tests/fixtures'), '/apps/': join(ROOT, 'tests/apps') });
   port = await freePorts();
   agentA = await startAgent('agent-a', port);
   b = await launch();
@@ -113,8 +114,8 @@ test('the agent lists six tools, each said in one short line', async () => {
     ['browser_act', 'browser_navigate', 'browser_resolve', 'browser_snapshot', 'browser_tabs', 'browser_wait_for']);
   for (const t of tools) assert.ok(t.description.length <= 200, t.name);
   const act = tools.find((t) => t.name === 'browser_act');
-  assert.deepEqual(/** @type {any} */ (act.inputSchema.properties).action.enum,
-    ['click', 'fill', 'type', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll', 'dialog']);
+  assert.deepEqual(/** @type {any} */ (act.inputSchema.properties).action.enum, Object.keys(ACTIONS), 'the protocol\'s actions, drag among them');
+  assert.ok(/** @type {any} */ (act.inputSchema.properties).to, 'drag\'s target');
 });
 
 test('an agent opens a page, snapshots it, fills and clicks by ref, and never sees the password', async () => {
@@ -153,6 +154,20 @@ test('an old ref after navigation is stale_ref, as a tool error with the code', 
   assert.equal(old.error, true);
   assert.equal(old.code, 'stale_ref');
   assert.match(old.text, /^stale_ref: /);
+  assert.match(await agentA.ok('browser_navigate', { back: true }), /^back: tab \d+ "Agent sign-in"/);
+});
+
+test('an agent drags a card onto another column by ref', async () => {
+  await agentA.ok('browser_navigate', { url: server.url('/apps/divsoup/index.html') });
+  const snap = await agentA.ok('browser_snapshot');
+  const [card, done] = [refOf(snap, 'Call Ana'), snap.match(/clickable (A\d+) Done\n/)[1]];
+  const dragged = await agentA.ok('browser_act', { action: 'drag', ref: card, to: done });
+  assert.equal(dragged.split('\n')[0], `dragged ${card} onto ${done}`);
+  assert.match(dragged, /Moved Call Ana to Done/, 'the answer says what changed');
+  const page = await pageAt(server.url('/apps/divsoup/index.html'));
+  assert.equal(await page.textContent('#status'), 'Moved Call Ana to Done');
+  const missing = await agentA.call('browser_act', { action: 'drag', ref: card });
+  assert.equal(missing.code, 'bad_request');
   assert.match(await agentA.ok('browser_navigate', { back: true }), /^back: tab \d+ "Agent sign-in"/);
 });
 

@@ -65,6 +65,22 @@ test('clicks whose names mean buying, paying, sending, deleting or publishing wa
   assert.equal(checkAct({ action: 'hover', fact: f.get('A17'), pageHasSecret: true, scope: scope() }), null);
 });
 
+test('a drag is asked about as a click on what it drags, and by the name of where it drops', () => {
+  const board = refFacts(`page "Board" http://127.0.0.1:1/
+ clickable "Write report" A4
+ clickable "Doing" A7
+ clickable "Trash" A8
+ button "Delete card" A9`);
+  const drag = (from, to) => checkAct({ action: 'drag', fact: board.get(from), toFact: board.get(to), pageHasSecret: false, scope: scope() });
+  assert.equal(drag('A4', 'A7'), null, 'a card onto a column');
+  assert.equal(drag('A4', 'A8'), null, 'trash is not on the list');
+  assert.equal(checkAct({ action: 'drag', fact: board.get('A4'), toFact: board.get('A8'), pageHasSecret: false, scope: scope(), words: ['trash'] }).kind, 'word');
+  assert.match(drag('A4', 'A9').reason, /where it drops says “delete”/);
+  assert.match(drag('A9', 'A7').reason, /its name says “delete”/);
+  const f = refFacts(DEMO);
+  assert.equal(checkAct({ action: 'drag', fact: f.get('A12'), toFact: null, pageHasSecret: true, scope: scope() }).kind, 'secret-form');
+});
+
 test('leaving the site and using another tab wait for the person', () => {
   assert.equal(siteOf('https://www.shop.example.co.uk/x'), 'example.co.uk');
   assert.equal(siteOf('https://mail.example.com/'), 'example.com');

@@ -24,6 +24,7 @@ test('step lines say what an agent did in a few words, never what it typed', () 
   assert.equal(stepLine({ cmd: 'act', action: 'click', ref: 'A12' }, 'Sign in'), 'click A12 "Sign in"');
   assert.equal(stepLine({ cmd: 'act', action: 'fill', ref: 'A3', value: 'secret words' }, 'Email'), 'fill A3 "Email"');
   assert.equal(stepLine({ cmd: 'act', action: 'press', value: 'Enter' }), 'press Enter');
+  assert.equal(stepLine({ cmd: 'act', action: 'drag', ref: 'A5', to: 'A9' }, 'Write report'), 'drag A5 "Write report" onto A9');
   assert.equal(stepLine({ cmd: 'act', action: 'click', ref: 'A1' }, 'x'.repeat(80)), `click A1 "${'x'.repeat(60)}"`);
   assert.equal(stepLine({ cmd: 'tabs', action: 'close', tabId: 4 }), 'tabs close 4');
   assert.equal(stepLine({ cmd: 'snapshot', options: { mode: 'interactive' } }), 'snapshot (interactive)');

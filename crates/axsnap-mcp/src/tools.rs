@@ -85,22 +85,6 @@ pub struct SnapshotParams {
     pub tab_id: Option<u64>,
 }
 
-#[derive(Debug, Deserialize, Serialize, schemars::JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Action {
-    Click,
-    Fill,
-    Type,
-    Press,
-    Select,
-    Check,
-    Uncheck,
-    Hover,
-    Focus,
-    Scroll,
-    Dialog,
-}
-
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema, Clone, PartialEq)]
 #[serde(untagged)]
 pub enum ActValue {
@@ -111,13 +95,15 @@ pub enum ActValue {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActParams {
-    /// What to do
-    pub action: Action,
+    /// What to do: one of the protocol's actions (the schema lists them, from protocol/axsnap-protocol.schema.json)
+    pub action: String,
     /// The element, like "A12" (press and scroll work without one)
     #[serde(rename = "ref")]
     pub target: Option<String>,
     /// fill: the new text; type: text to type; press: a key (Enter, Tab, Escape, ArrowDown, a character); select: an option's value or label; scroll: "up", "down" or pixels; dialog: "accept" or "dismiss"
     pub value: Option<ActValue>,
+    /// drag: the element to drop it on, like "A9"
+    pub to: Option<String>,
     /// dialog: the answer to a prompt
     pub text: Option<String>,
     /// Default: the current tab
@@ -183,6 +169,20 @@ fn respond(result: Result<String, CallError>) -> ToolResult {
 /// A parameter type's JSON Schema without what costs a model tokens and
 /// tells it nothing: `null` alternatives of optional fields (leaving a field
 /// out says it), `$defs` indirection, number formats and the meta-schema URI.
+/// The protocol's definition, generated from protocol/protocol.js.
+const PROTOCOL_SCHEMA: &str = include_str!("../../../protocol/axsnap-protocol.schema.json");
+
+/// `browser_act`'s schema, its actions those of the protocol: the list is
+/// written once, in protocol/protocol.js.
+fn act_schema() -> Arc<JsonObject> {
+    let protocol: Value = serde_json::from_str(PROTOCOL_SCHEMA).expect("the generated protocol schema is JSON");
+    let mut schema = (*lean_schema::<ActParams>()).clone();
+    if let Some(action) = schema.get_mut("properties").and_then(|p| p.get_mut("action")) {
+        action["enum"] = protocol["$defs"]["actRequest"]["properties"]["action"]["enum"].clone();
+    }
+    Arc::new(schema)
+}
+
 fn lean_schema<T: schemars::JsonSchema + std::any::Any>() -> Arc<JsonObject> {
     let mut root = (*rmcp::handler::server::tool::schema_for_type::<T>()).clone();
     let defs = root.remove("$defs").unwrap_or(Value::Null);
@@ -402,8 +402,8 @@ impl Browser {
     }
 
     #[tool(
-        input_schema = lean_schema::<ActParams>(),
-        description = "Act on an element by its ref from the latest snapshot: click, fill, type, press, select, check, uncheck, hover, focus, scroll; dialog answers an alert/confirm/prompt.")]
+        input_schema = act_schema(),
+        description = "Act on an element by its ref from the latest snapshot: click, fill, type, press, select, check, uncheck, hover, drag (onto the ref in to), focus, scroll; dialog answers an alert/confirm/prompt.")]
     async fn browser_act(&self, Parameters(p): Parameters<ActParams>) -> ToolResult {
         respond(self.act(p).await)
     }
@@ -416,6 +416,9 @@ impl Browser {
         }
         if let Some(v) = &p.value {
             req["value"] = json!(v);
+        }
+        if let Some(to) = &p.to {
+            req["to"] = json!(to);
         }
         if let Some(t) = &p.text {
             req["text"] = json!(t);
@@ -546,6 +549,7 @@ pub fn format_act(done: &Value, value: Option<&ActValue>) -> String {
         "press" => "pressed".to_string(),
         "scroll" => "scrolled".to_string(),
         "select" => "selected".to_string(),
+        "drag" => "dragged".to_string(),
         a if a.ends_with('e') => format!("{a}d"),
         a => format!("{a}ed"),
     };
@@ -565,6 +569,10 @@ pub fn format_act(done: &Value, value: Option<&ActValue>) -> String {
     if let Some(r) = target {
         line.push(' ');
         line.push_str(r);
+    }
+    if let Some(to) = done["to"].as_str() {
+        line.push_str(" onto ");
+        line.push_str(to);
     }
     if action != "dialog" {
         if let Some(d) = done["dialog"].as_object() {
@@ -603,6 +611,7 @@ mod tests {
         assert_eq!(f(json!({"action": "uncheck", "ref": "A9"}), None), "unchecked A9");
         assert_eq!(f(json!({"action": "hover", "ref": "A1"}), None), "hovered A1");
         assert_eq!(f(json!({"action": "focus", "ref": "A1"}), None), "focused A1");
+        assert_eq!(f(json!({"action": "drag", "ref": "A5", "to": "A9", "dragged": "html5"}), None), "dragged A5 onto A9");
         assert_eq!(f(json!({"action": "scroll"}), Some(ActValue::Pixels(400.0))), "scrolled 400 px");
         assert_eq!(f(json!({"action": "dialog", "accepted": false}), None), "dismissed the dialog");
         assert_eq!(
@@ -649,10 +658,15 @@ mod tests {
     /// The tools speak the extension's protocol: every action it has, option names it knows.
     #[test]
     fn tools_match_the_protocol_definition() {
-        let protocol: Value = serde_json::from_str(include_str!("../../../protocol/axsnap-protocol.schema.json")).unwrap();
+        let protocol: Value = serde_json::from_str(PROTOCOL_SCHEMA).unwrap();
         let defs = &protocol["$defs"];
-        let act = Value::Object((*lean_schema::<ActParams>()).clone());
-        assert_eq!(act["properties"]["action"]["enum"], defs["actRequest"]["properties"]["action"]["enum"]);
+        let act = Value::Object((*act_schema()).clone());
+        let actions = &defs["actRequest"]["properties"]["action"]["enum"];
+        assert_eq!(&act["properties"]["action"]["enum"], actions);
+        assert!(actions.as_array().unwrap().contains(&json!("drag")));
+        for field in ["ref", "value", "to", "text"] {
+            assert!(defs["actRequest"]["properties"].get(field).is_some(), "the protocol's act has no {field}");
+        }
         let options = &defs["snapshotRequest"]["properties"]["options"]["properties"];
         let snapshot = Value::Object((*lean_schema::<SnapshotParams>()).clone());
         assert_eq!(snapshot["properties"]["mode"]["enum"], options["mode"]["enum"]);
@@ -670,7 +684,7 @@ mod tests {
 
     #[test]
     fn schemas_say_optional_fields_once_and_inline() {
-        let act = Value::Object((*lean_schema::<ActParams>()).clone());
+        let act = Value::Object((*act_schema()).clone());
         assert_eq!(act["properties"]["ref"], json!({"type": "string", "description": "The element, like \"A12\" (press and scroll work without one)"}));
         assert_eq!(act["properties"]["action"]["enum"][0], "click");
         assert_eq!(act["properties"]["value"]["anyOf"], json!([{"type": "string"}, {"type": "number"}]));

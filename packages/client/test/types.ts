@@ -13,6 +13,9 @@ export async function typed() {
   const act = await ax.request({ cmd: 'act', ref: 'A4', action: 'fill', value: 'x' });
   const done: string = act.action;
   await ax.act({ ref: 'A2', action: 'check' });
+  const dragged = await ax.act({ ref: 'A5', action: 'drag', to: 'A9' });
+  const how: 'html5' | 'mouse' | undefined = dragged.dragged;
+  void how;
   const resolved = await ax.resolve('A2');
   const url: string | undefined = resolved.url;
   for (const t of await ax.tabs()) { const id: number = t.tabId; void id; }
@@ -25,6 +28,8 @@ export async function typed() {
 
   // @ts-expect-error  fill needs a value
   await ax.request({ cmd: 'act', ref: 'A4', action: 'fill' });
+  // @ts-expect-error  a drag needs where to drop
+  await ax.act({ ref: 'A5', action: 'drag' });
   // @ts-expect-error  not an option
   await ax.snapshot({ mode: 'everything' });
   // @ts-expect-error  the answer has no such field

@@ -9,16 +9,31 @@ function render() {
   for (const [col, cards] of Object.entries(columns)) {
     const c = document.createElement('div');
     c.className = 'col';
+    c.dataset.col = col;
     const h = document.createElement('div');
-    h.style.fontWeight = 'bold';
+    h.className = 'col-title';
     h.textContent = col;
+    h.dataset.act = `col-${col}`;
+    h.addEventListener('click', () => status(`${col}: ${columns[col].length} cards`));
     c.append(h);
+    dropZone(c, col);
     cards.forEach((title) => {
       const card = document.createElement('div');
       card.className = 'card';
       card.dataset.card = title;
+      // HTML5 drag and drop, as boards built on it do: the card carries its title.
+      card.draggable = true;
+      card.addEventListener('dragstart', (e) => {
+        e.dataTransfer.setData('text/plain', title);
+        e.dataTransfer.effectAllowed = 'move';
+        card.classList.add('dragging');
+      });
+      card.addEventListener('dragend', () => card.classList.remove('dragging'));
       const t = document.createElement('span');
+      t.className = 'title';
       t.textContent = title;
+      t.dataset.act = `open-${title}`;
+      t.addEventListener('click', () => status(`Opened ${title}`));
       const tools = document.createElement('span');
       const next = nextColumn(col);
       if (next) {
@@ -43,6 +58,26 @@ function render() {
   }
 }
 
+/** A column takes a card dropped anywhere on it. */
+function dropZone(el, col) {
+  el.addEventListener('dragover', (e) => {
+    if (!e.dataTransfer.types.includes('text/plain')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'move';
+    el.classList.add('over');
+  });
+  el.addEventListener('dragleave', (e) => { if (!el.contains(/** @type {Node} */ (e.relatedTarget))) el.classList.remove('over'); });
+  el.addEventListener('drop', (e) => {
+    e.preventDefault();
+    el.classList.remove('over');
+    const title = e.dataTransfer.getData('text/plain');
+    const from = Object.keys(columns).find((k) => columns[k].includes(title));
+    if (!from) return;
+    if (from === col) status(`${title} stays in ${col}`);
+    else moveCard(title, from, col);
+  });
+}
+
 function nextColumn(col) {
   const names = Object.keys(columns);
   return names[names.indexOf(col) + 1];
@@ -55,6 +90,67 @@ function moveCard(title, from, to) {
   render();
   status(`Moved ${title} to ${to}`);
 }
+
+// A list reordered by a pointer-driven drag, as dnd-kit's sortable lists
+// are: nothing happens below 5 px of movement (a click stays a click), the
+// item follows the pointer, and the slot under it is read on the next
+// animation frame; the drop lands where the pointer comes up.
+const priorities = ['Email Ana', 'Book flights', 'Pay rent', 'Water plants'];
+const prio = document.getElementById('prio');
+let lift = null;
+
+function renderPriorities() {
+  prio.textContent = '';
+  priorities.forEach((name) => {
+    const item = document.createElement('div');
+    item.className = 'prio-item';
+    item.textContent = name;
+    item.setAttribute('role', 'button');
+    item.setAttribute('aria-roledescription', 'sortable');
+    item.tabIndex = 0;
+    item.dataset.act = `prio-${name}`;
+    item.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0 || !e.isPrimary) return;
+      lift = { name, item, x: e.clientX, y: e.clientY, active: false, over: -1, frame: 0, rects: [] };
+    });
+    prio.append(item);
+  });
+}
+
+document.addEventListener('pointermove', (e) => {
+  if (!lift) return;
+  const dx = e.clientX - lift.x;
+  const dy = e.clientY - lift.y;
+  if (!lift.active) {
+    if (Math.hypot(dx, dy) < 5) return;
+    lift.active = true;
+    lift.rects = [...prio.children].map((c) => c.getBoundingClientRect());
+    lift.item.classList.add('lifted');
+  }
+  lift.item.style.transform = `translate(${dx}px, ${dy}px)`;
+  const { clientX: x, clientY: y } = e;
+  const now = lift;
+  cancelAnimationFrame(now.frame);
+  now.frame = requestAnimationFrame(() => {
+    now.over = now.rects.findIndex((r) => x >= r.left && x < r.right && y >= r.top && y < r.bottom);
+  });
+});
+document.addEventListener('pointerup', () => {
+  const done = lift;
+  lift = null;
+  if (!done || !done.active) return;
+  cancelAnimationFrame(done.frame);
+  if (done.over < 0) {
+    renderPriorities();
+    status(`${done.name} dropped outside the list`);
+    return;
+  }
+  priorities.splice(priorities.indexOf(done.name), 1);
+  priorities.splice(done.over, 0, done.name);
+  renderPriorities();
+  status(`Moved ${done.name} to position ${done.over + 1}`);
+});
+document.addEventListener('pointercancel', () => { lift = null; renderPriorities(); });
 
 document.getElementById('new').addEventListener('click', () => {
   document.getElementById('title').focus();
@@ -95,3 +191,4 @@ document.getElementById('star').addEventListener('keydown', (e) => { if (e.key =
 // A delegated listener on the page, as frameworks add: not a control.
 document.body.addEventListener('click', () => {});
 render();
+renderPriorities();
