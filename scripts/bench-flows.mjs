@@ -78,7 +78,7 @@ async function axsnap(flow, diff) {
       const res = await call({ ...req, snapshot: { diff: true, full: true } });
       if (!res.ok) throw new Error(`${s.do} ${s.name}: ${res.error.code} ${res.error.message}`);
       steps.push({ text: res.text, tokens: tokens(res.text), ms: now() - t0, full: res.diff.full, settleMs: res.settled.ms, nodes: res.stats.nodesIn,
-        snapMs: res.stats.timings.totalMs, fetchMs: res.stats.timings.fetchMs, fetch: res.stats.fetch });
+        snapMs: res.stats.timings.totalMs, fetchMs: res.stats.timings.fetchMs, fetch: res.stats.fetch, timings: res.stats.timings });
       // The refs of the page now, for the next step (not timed; the next diff compares with it, the same page).
       view = await look();
     } else {
