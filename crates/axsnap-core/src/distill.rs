@@ -118,7 +118,7 @@ impl<'a> Distiller<'a> {
             *a |= c;
         }
         let holds_actionable = holds(tree, &actionable);
-        let d = Distiller {
+        Distiller {
             tree,
             mode,
             refs,
@@ -129,8 +129,7 @@ impl<'a> Distiller<'a> {
             visited: vec![false; tree.nodes.len()],
             kept: 0,
             decisions: vec![0; rules::RULES.len()],
-        };
-        d
+        }
     }
 
     /// The distilled tree from `start`, its refs handed out. A full snapshot
