@@ -78,14 +78,17 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The line of an element, found by role and name as a reader of the snapshot would:
- * `textbox "Email" A3`, `button "Sign in" A7`, `[Pro](/p/3) A9`.
+ * `textbox "Email" A3`, `button "Sign in" A7`, `[Pro](/p/3) A9`, and an
+ * element the page made clickable, named by the words after its ref: `clickable A5 Delete card`.
  * @returns {{ref:string, line:string}|null}
  */
 export function find(text, role, name) {
   const n = name instanceof RegExp ? name.source : escape(name);
   const re = role === 'link'
     ? new RegExp(`\\[(?:${n})\\]\\([^)]*\\) (A\\d+)|#\\[(?:${n})\\] (A\\d+)`, 'i')
-    : new RegExp(`${role} "(?:${n})" (A\\d+)`, 'i');
+    : /^(clickable|droptarget)$/.test(role)
+      ? new RegExp(`${role} (A\\d+)(?: desc="[^"]*")? (?:${n})$`, 'i')
+      : new RegExp(`${role} "(?:${n})" (A\\d+)`, 'i');
   for (const line of text.split('\n')) {
     const m = line.match(re);
     if (m) return { ref: m[1] || m[2], line };
@@ -215,6 +218,15 @@ export const AGENTS = {
     if (declined(turns)) return done('You declined the purchase, so **nothing was bought**.');
     if (/Order placed/.test(page.text)) return done('Bought it.');
     return call('act', { action: 'click', ref: find(page.text, 'button', /Buy now/).ref });
+  },
+
+  /** Clears the board: clicks the card's "Delete card" span; stops when the person declines. */
+  tidy: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    if (declined(turns)) return done('You declined, so **the card is still there**.');
+    if (/Deleted/.test(page.text)) return done('Deleted the card.');
+    return call('act', { action: 'click', ref: find(page.text, 'clickable', 'Delete card').ref });
   },
 
   /**

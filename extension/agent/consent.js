@@ -19,8 +19,12 @@ export const DEFAULT_CONFIRM_WORDS = [
 
 /** Actions that only look, never change the page. */
 const HARMLESS = new Set(['hover', 'focus', 'scroll']);
-/** Roles whose click may trigger something (links only navigate: the site rule covers them). */
-const PRESSABLE = /^(button|link|menuitem|menuitemcheckbox|menuitemradio|tab|option|switch|checkbox|radio|img|generic|text|summary)$/;
+/**
+ * Roles whose click may trigger something (links only navigate: the site
+ * rule covers them); `clickable` and `droptarget` are the snapshot's words
+ * for elements the page made actionable without a role.
+ */
+const PRESSABLE = /^(button|link|menuitem|menuitemcheckbox|menuitemradio|tab|option|switch|checkbox|radio|img|generic|text|summary|clickable|droptarget)$/;
 
 /** Matches any word of the list as a whole word in a name. */
 export function consequentialWord(name, words = DEFAULT_CONFIRM_WORDS) {

@@ -2,7 +2,8 @@
 // title and URL, and for each ref the element's role, name, whether it is a
 // secret field and whether it sits in a form that holds a secret or payment
 // field. Read from the text the model reads (one space of indent per level,
-// refs after what they name), and page text handed to the model is fenced
+// refs after what they name: a quoted name, a link's words, or the words
+// that follow the ref of an element without a name of its own), and page text handed to the model is fenced
 // so that it can never pass for the conversation.
 
 /**
@@ -15,6 +16,14 @@ const PAYMENT_NAME = /\b(card ?number|credit card|debit card|cvc|cvv|csc|securit
 
 const REF_AFTER_NAME = /(?:^|\s)(?:- |\d+\. )?([a-z]+) "((?:[^"\\]|\\.)*)" ((?:A\d+ ?)+)/g;
 const LINK = /#?\[((?:[^\]\\]|\\.)*)\](?:\(([^)]*)\)|\[\d+\])? ((?:A\d+ ?)+)/g;
+/**
+ * An element named by its words rather than a quoted name: the role word,
+ * its ref, then what it shows (`clickable A7 Move to Doing`, `droptarget A9
+ * Archive`, `th A3 Due`; a description aside). Such an element starts its
+ * line (after a list or diff mark), and the rest of the line is its words.
+ */
+const ROLE_THEN_REF = /(?:^|\s)(clickable|droptarget|button|menuitem|tab|option|treeitem|img|th|rowheader|cell|gridcell) ((?:A\d+ ?)+)(.*)$/;
+const DESCRIPTION = / ?desc="(?:[^"\\]|\\.)*"/g;
 
 /** The first line of a snapshot: `page "Title" URL`. */
 export function pageHeader(text) {
@@ -53,6 +62,12 @@ export function refFacts(text) {
     }
     for (const m of body.matchAll(LINK)) {
       for (const ref of m[3].trim().split(' ')) found.push({ ref, role: 'link', name: m[1], url: m[2] || null });
+    }
+    const worded = found.length ? null : ROLE_THEN_REF.exec(body);
+    if (worded) {
+      // A table row goes on past a cell: its words end where the cell does.
+      const name = worded[3].replace(DESCRIPTION, '').split(' | ')[0].trim();
+      for (const ref of worded[2].trim().split(' ')) found.push({ ref, role: worded[1], name });
     }
     const secret = (/ secret=([\w-]+)/.exec(body) || [])[1] || null;
     for (const f of found) {

@@ -1,6 +1,6 @@
 // Facts about elements the page makes clickable without an interactive role,
-// for the core to decide which get refs (crates/axsnap-core/src/rules/
-// clickable.rs), and the positions long lists state (aria-rowcount,
+// and about those that take HTML5 drops, for the core to decide which get
+// refs (crates/axsnap-core/src/rules/clickable.rs), and the positions long lists state (aria-rowcount,
 // aria-setsize, aria-rowindex, aria-posinset: Chrome's tree does not carry
 // them), for the core to say how much of a list is shown (extent.rs).
 // Nothing here judges an element.
@@ -10,7 +10,9 @@
 // with the computed `cursor` of every box (an element whose cursor is
 // `pointer` while its parent's is not set it itself), and
 // DOMDebugger.getEventListeners over the document, shadow roots and
-// same-process frames included (`click`, `mousedown`, `pointerdown`). Only
+// same-process frames included (`click`, `mousedown`, `pointerdown`; `drop`,
+// `dragover`, `dragenter` for drops: an empty board column shows nothing
+// else a drag could be dropped onto). Only
 // elements with a box of some size are reported: what cannot be seen
 // cannot be clicked. `<html>` and `<body>` never are: a listener there is
 // the page's, not a control's.
@@ -18,6 +20,7 @@
 import { send } from './cdp.js';
 
 const CLICK_EVENTS = new Set(['click', 'mousedown', 'pointerdown']);
+const DROP_EVENTS = new Set(['drop', 'dragover', 'dragenter']);
 const ELEMENT = 1;
 const DOCUMENT_ELEMENTS = new Set(['HTML', 'BODY']);
 
@@ -59,17 +62,21 @@ export function readDocument(doc, strings) {
  * The facts of one session's documents, per frame.
  * @param {{documents:any[], strings:string[]}} snap  a DOMSnapshot.captureSnapshot answer
  * @param {number[]} listening  backend ids of elements with a click listener
- * @returns {Map<string, Array<{backendNodeId:number, pointer:boolean, listener:boolean}>>}
+ * @param {number[]} [dropping]  backend ids of elements with a drop listener
+ * @returns {Map<string, Array<{backendNodeId:number, pointer:boolean, listener:boolean, drop?:boolean}>>}
  */
-export function clickFacts(snap, listening) {
+export function clickFacts(snap, listening, dropping = []) {
   const listens = new Set(listening);
+  const drops = new Set(dropping);
   const out = new Map();
   for (const doc of snap.documents) {
     const { frameId, boxed } = readDocument(doc, snap.strings);
     const facts = [];
     for (const [backendNodeId, pointer] of boxed) {
       const listener = listens.has(backendNodeId);
-      if (pointer || listener) facts.push({ backendNodeId, pointer, listener });
+      // Said only where true: most pages have no drop targets, and every fact crosses into the Wasm.
+      if (drops.has(backendNodeId)) facts.push({ backendNodeId, pointer, listener, drop: true });
+      else if (pointer || listener) facts.push({ backendNodeId, pointer, listener });
     }
     out.set(frameId, facts);
   }
@@ -169,13 +176,18 @@ function mergeFacts(...lists) {
 
 let groups = 0;
 
-/** Backend ids of the elements of a session's documents that listen for clicks. */
+/**
+ * Backend ids of the elements of a session's documents that listen for
+ * clicks, and of those that listen for drops.
+ * @returns {Promise<{clicks:number[], drops:number[]}>}
+ */
 async function listeners(tabId, session) {
   const objectGroup = `axsnap-clicks-${++groups}`;
   try {
     const { result } = await send(tabId, session, 'Runtime.evaluate', { expression: 'document', objectGroup });
     const { listeners: list } = await send(tabId, session, 'DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
-    return list.filter((l) => CLICK_EVENTS.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId);
+    const of = (/** @type {Set<string>} */ events) => list.filter((l) => events.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId);
+    return { clicks: of(CLICK_EVENTS), drops: of(DROP_EVENTS) };
   } finally {
     send(tabId, session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
   }
@@ -205,12 +217,12 @@ export async function collectClickables(tabId, frames, frameSessions, want = {})
     try {
       const [snap, listening] = await Promise.all([
         send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'overflow-y'], includeDOMRects: true }),
-        listeners(tabId, session).catch(() => []),
+        listeners(tabId, session).catch(() => ({ clicks: [], drops: [] })),
       ]);
       const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], mergeFacts(readPositions(d, snap.strings), readScrollers(d, snap.strings))]));
       const mainDoc = layout && !session ? snap.documents.find((d) => snap.strings[d.frameId] === main.key) : null;
       if (mainDoc) main.boxes = readBoxes(mainDoc, snap.strings);
-      return { clicks: clickFacts(snap, listening), positions, shadow: snap.documents.some((d) => hasShadowRoot(d, snap.strings)) };
+      return { clicks: clickFacts(snap, listening.clicks, listening.drops), positions, shadow: snap.documents.some((d) => hasShadowRoot(d, snap.strings)) };
     } catch {
       return { clicks: new Map(), positions: new Map(), shadow: true };
     }

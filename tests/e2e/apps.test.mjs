@@ -74,16 +74,32 @@ const refsIn = (text) => [...new Set(text.match(/\bA\d+\b/g) || [])];
 async function check(app, { extras = false } = {}) {
   const { text, stats } = await snap();
   const nodes = [];
+  const hinted = hintedLines(text);
   for (const ref of refsIn(text)) {
     const r = await b.call({ cmd: 'resolve', tabId, ref });
     assert.equal(r.ok, true, JSON.stringify(r));
     nodes.push(r.backendNodeId);
+    const line = hinted.get(ref);
+    if (line) assert.deepEqual({ role: r.role, name: r.name }, line, `${app}: ${ref} resolves to what its line shows`);
   }
   const c = await coverage(page, nodes);
   assert.deepEqual(c.missing, [], `${app}: marked elements without a ref\n${text}`);
   if (extras) assert.ok(c.marked.length > 0, `${app}: nothing marked shown`);
   if (extras) assert.ok(c.extra <= Math.floor(c.refs * 0.05), `${app}: ${c.extra} of ${c.refs} refs are outside every marked element\n${text}`);
   return { text, stats, c };
+}
+
+/**
+ * Lines of a hint role and words (`clickable A7 Delete card`, `droptarget
+ * A9 Archive`, a description aside): ref → the role and name they show.
+ * Words quoting a picture's name (`clickable A3 img "Bin"`) name it otherwise.
+ */
+function hintedLines(text) {
+  const out = new Map();
+  for (const m of text.matchAll(/^ *(clickable|droptarget) (A\d+)(?: desc="(?:[^"\\]|\\.)*")?(?: (.*))?$/gm)) {
+    if (!/"/.test(m[3] || '')) out.set(m[2], { role: m[1], name: m[3] || '' });
+  }
+  return out;
 }
 
 for (const app of appNames()) {
@@ -153,6 +169,25 @@ test('divsoup: drag a card onto another column (HTML5 drag and drop), reorder a 
   ({ text } = await snap());
   await act(refOf(text, 'Write report'), 'drag', undefined, { to: columnRef(text, 'Todo') });
   assert.equal(await page.textContent('#status'), 'Moved Write report to Todo', 'a second HTML5 drag works too');
+});
+
+test('divsoup: drag a card into an empty column that only takes drops, found by name as a droptarget', async () => {
+  await open('divsoup');
+  let { text } = await snap();
+  const archive = text.match(/droptarget (A\d+) Archive\n/)?.[1];
+  assert.ok(archive, `no droptarget Archive in:\n${text}`);
+  const r = await b.call({ cmd: 'resolve', tabId, ref: archive });
+  assert.deepEqual([r.role, r.name], ['droptarget', 'Archive']);
+  const res = await act(refOf(text, 'Call Ana'), 'drag', undefined, { to: archive });
+  assert.equal(res.dragged, 'html5');
+  assert.equal(await page.textContent('#status'), 'Archived Call Ana');
+  assert.deepEqual(await board(), { Todo: ['Write report'], Doing: ['Fix login bug'], Done: ['Ship v1'] });
+  assert.equal(await page.textContent('#archive .archived'), 'Call Ana');
+  // It holds a card now, words only: still the place to drop onto, with the same ref.
+  ({ text } = await check('divsoup'));
+  assert.match(text, new RegExp(`droptarget ${archive} Archive\n +Call Ana\n`));
+  await act(refOf(text, 'Ship v1'), 'drag', undefined, { to: archive });
+  assert.equal(await page.textContent('#status'), 'Archived Ship v1');
 });
 
 test('divsoup in a cross-site frame: both kinds of drag work there (Chrome hands an HTML5 drag over through the tab)', async () => {

@@ -160,6 +160,19 @@ test('a purchase the person declines is not made (Anthropic)', async () => {
   assert.match(await panel.textContent('#log'), /You declined: click A\d+ "Buy now"/);
 });
 
+test('a click on a span the page made a control, named "Delete card", waits for the person as a button would (Anthropic)', async () => {
+  await useModel('anthropic', 'tidy');
+  const { page, panel } = await task('/copilot/board.html');
+  const done = ask(panel, 'Clear the board', { wait: false });
+  await panel.getByRole('button', { name: 'Decline' }).waitFor();
+  assert.match(await panel.textContent('#prompt'), /click A\d+ "Delete card": its name says “delete”/);
+  await panel.getByRole('button', { name: 'Decline' }).click();
+  await ended(panel, await done);
+  assert.match(await lastReply(panel), /You declined, so the card is still there/);
+  assert.equal(await page.evaluate(() => window['deleted']), undefined);
+  assert.match((await stepLines(panel)).join('\n'), /^click A\d+ "Delete card"$/m);
+});
+
 test('a page that orders the model to send it away: nothing happens unconfirmed (OpenAI-compatible)', async () => {
   const { page, panel } = await task('/copilot/injection.html');
   const url = page.url();

@@ -81,6 +81,45 @@ test('a drag is asked about as a click on what it drags, and by the name of wher
   assert.equal(checkAct({ action: 'drag', fact: f.get('A12'), toFact: null, pageHasSecret: true, scope: scope() }).kind, 'secret-form');
 });
 
+test('elements named by the words after their ref (clickable, droptarget) are read, and a click or drop asks by those words', () => {
+  const board = refFacts(`page "Board" http://127.0.0.1:1/
+clickable A4 Write report
+ clickable A5 desc="Move to Doing" → Doing
+ clickable A6 Delete card
++ clickable A7 Pay rent
+- clickable A8 desc="Remove this" Done
+droptarget A9 Archive
+ Call Ana
+droptarget A10 Delete
+| clickable A11 Send invoice | $40 |
+th A12 Due
+clickable A13 img "Delete"
+paper A14 size
+ button "Delete card" A15`);
+  const named = (ref) => [board.get(ref)?.role, board.get(ref)?.name];
+  assert.deepEqual(named('A4'), ['clickable', 'Write report']);
+  assert.deepEqual(named('A5'), ['clickable', '→ Doing'], 'a description is not its name');
+  assert.deepEqual(named('A6'), ['clickable', 'Delete card']);
+  assert.deepEqual(named('A7'), ['clickable', 'Pay rent'], 'a diff\'s line');
+  assert.deepEqual(named('A8'), ['clickable', 'Done']);
+  assert.deepEqual(named('A9'), ['droptarget', 'Archive'], 'its first line');
+  assert.deepEqual(named('A11'), ['clickable', 'Send invoice'], 'a table cell ends at its bar');
+  assert.deepEqual(named('A12'), ['th', 'Due']);
+  assert.deepEqual(named('A13'), ['clickable', 'img "Delete"']);
+  assert.equal(board.get('A14'), undefined, 'a word that is no role before a ref is page text');
+  const click = (ref) => checkAct({ action: 'click', fact: board.get(ref), pageHasSecret: false, scope: scope() });
+  assert.deepEqual(click('A6'), click('A15'), 'a clickable named "Delete card" asks as the button does');
+  assert.match(click('A6').reason, /its name says “delete”/);
+  assert.match(click('A7').reason, /“pay”/);
+  assert.match(click('A13').reason, /“delete”/);
+  assert.equal(click('A4'), null);
+  assert.equal(click('A5'), null);
+  const drag = (from, to) => checkAct({ action: 'drag', fact: board.get(from), toFact: board.get(to), pageHasSecret: false, scope: scope() });
+  assert.equal(drag('A4', 'A9'), null, 'a card into the archive');
+  assert.match(drag('A4', 'A10').reason, /where it drops says “delete”/);
+  assert.match(drag('A6', 'A9').reason, /its name says “delete”/);
+});
+
 test('leaving the site and using another tab wait for the person', () => {
   assert.equal(siteOf('https://www.shop.example.co.uk/x'), 'example.co.uk');
   assert.equal(siteOf('https://mail.example.com/'), 'example.com');

@@ -32,6 +32,15 @@ test('pointer set on an element itself counts, inherited does not; <body> never;
   ]);
 });
 
+test('an element taking drops is a fact whatever its cursor, marked drop; one without a box is not', () => {
+  const facts = clickFacts(snap, [15], [14, 16]);
+  assert.deepEqual(facts.get('frame-1'), [
+    { backendNodeId: 13, pointer: true, listener: false },
+    { backendNodeId: 14, pointer: false, listener: false, drop: true },
+    { backendNodeId: 15, pointer: false, listener: true },
+  ]);
+});
+
 test('positions: counts and indices from aria attributes, positive numbers only', async () => {
   const { readPositions } = await import('../../extension/worker/clickables.js');
   const strs = ['aria-rowcount', '10001', 'aria-rowindex', '7', 'aria-setsize', '-1', 'class', 'x'];

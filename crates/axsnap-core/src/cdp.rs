@@ -336,8 +336,9 @@ pub struct Scroll {
 
 /// What the DOM says of an element an accessibility tree may not call a
 /// control: its own `cursor: pointer` (set on it, not inherited from its
-/// parent) and whether it listens for clicks (`click`, `mousedown`,
-/// `pointerdown`). Only elements with a box on screen are reported.
+/// parent), whether it listens for clicks (`click`, `mousedown`,
+/// `pointerdown`) and whether it takes drops (`drop`, `dragover`,
+/// `dragenter`). Only elements with a box on screen are reported.
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ClickFact {
@@ -347,6 +348,8 @@ pub struct ClickFact {
     pub pointer: bool,
     #[serde(default)]
     pub listener: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub drop: bool,
 }
 
 /// Everything one snapshot is made from.

@@ -9,6 +9,7 @@ use crate::secrets::SecretReason;
 use crate::tree::{NodeId, Tree};
 use crate::words::same_words;
 use crate::options::Mode;
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Out {
@@ -58,6 +59,26 @@ impl Element {
     }
 }
 
+/// A ref asked for during the walk.
+struct Asked {
+    id: NodeId,
+    with_name: bool,
+    /// The name a clickable is known by, where it has none of its own.
+    words: Option<String>,
+}
+
+/// Puts the refs handed out in place of what stood for them during the walk.
+fn number(outs: &mut [Out], numbers: &[u32]) {
+    for o in outs {
+        if let Out::Element(e) = o {
+            for r in e.reference.iter_mut().chain(e.also.iter_mut()) {
+                *r = numbers[*r as usize];
+            }
+            number(&mut e.children, numbers);
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Secret {
     pub reason: SecretReason,
@@ -68,6 +89,9 @@ pub struct Secret {
 /// pathological tree cannot exhaust the stack (Wasm's is small).
 const MAX_WALK_DEPTH: usize = 600;
 
+/// At most this many characters of a clickable's words name its ref.
+const MAX_WORDS: usize = 200;
+
 pub struct Distiller<'a> {
     tree: &'a Tree,
     mode: Mode,
@@ -77,6 +101,9 @@ pub struct Distiller<'a> {
     clickable: Vec<bool>,
     /// Does this node's subtree (itself included) hold an actionable node?
     holds_actionable: Vec<bool>,
+    /// Refs asked for, in the order of the walk: handed out when it is done
+    /// (see [`Distiller::run`]).
+    asked: Vec<Asked>,
     visited: Vec<bool>,
     pub kept: usize,
     /// Per rule of [`rules::RULES`]: how many nodes it decided.
@@ -98,16 +125,43 @@ impl<'a> Distiller<'a> {
             actionable,
             clickable,
             holds_actionable,
+            asked: Vec::new(),
             visited: vec![false; tree.nodes.len()],
             kept: 0,
             decisions: vec![0; rules::RULES.len()],
         }
     }
 
-    pub fn run(&mut self, start: NodeId) -> Vec<Out> {
+    /// The distilled tree from `start`, its refs handed out. A full snapshot
+    /// (`subtree` false) first lets the ref table see every element as it
+    /// will know it (see [`RefTable::expect_replacements`]).
+    pub fn run(&mut self, start: NodeId, subtree: bool) -> Vec<Out> {
         let mut out = Vec::new();
         self.walk(start, None, false, 0, &mut out);
+        if !subtree {
+            self.expect_replacements();
+        }
+        let asked = std::mem::take(&mut self.asked);
+        let numbers: Vec<u32> = asked.iter().map(|a| self.hand_out(a)).collect();
+        number(&mut out, &numbers);
         out
+    }
+
+    /// Every element as the ref table will know it: a clickable by its hint
+    /// and the words its line shows, so that an identical one the page drew
+    /// again keeps its ref as any control does.
+    fn expect_replacements(&mut self) {
+        let Distiller { tree, refs, clickable, asked, .. } = self;
+        let tree: &Tree = tree;
+        let words: HashMap<NodeId, &str> = asked.iter().filter_map(|a| Some((a.id, a.words.as_deref()?))).collect();
+        refs.expect_replacements((0..tree.nodes.len() as NodeId).filter_map(|i| {
+            let n = tree.node(i);
+            let (role, name) = match clickable[i as usize] {
+                true => (rules::clickable::hint(n).cdp_name(), words.get(&i).copied().unwrap_or(n.name.as_str())),
+                false => (n.role.cdp_name(), n.name.as_str()),
+            };
+            Some((tree.frames.get(n.frame as usize)?.key.as_str(), n.backend_id?, role, name))
+        }));
     }
 
     fn count(&mut self, rule: Option<usize>) {
@@ -246,6 +300,12 @@ impl<'a> Distiller<'a> {
             if let Some(note) = crate::extent::note(tree, id) {
                 children.extend([Out::Break, Out::Text(note, id), Out::Break]);
             }
+            // A clickable of no name is known by the words its line shows
+            // (nothing inside it has a ref of its own to split them).
+            if let (Some(r), true) = (reference, self.clickable[id as usize] && node.name.trim().is_empty()) {
+                let words = crate::render::text::first_words(tree, &children);
+                self.asked[r as usize].words = Some(crate::words::clip(&words, Some(MAX_WORDS)));
+            }
         }
         let visible_children = children.iter().filter(|c| !is_blank(c)).count();
         if secret.is_none() {
@@ -260,18 +320,26 @@ impl<'a> Distiller<'a> {
         out.push(Out::Element(Element { src: id, role: self.role_of(id), show_name, reference, span, also: Vec::new(), secret, children }));
     }
 
-    /// The ref of an actionable node. Under a secret field a nested control
-    /// is recorded without its name, so the table never holds secret text.
+    /// Asks for the ref of an actionable node: what stands for it until the
+    /// walk is done. Under a secret field a nested control is recorded
+    /// without its name, so the table never holds secret text.
     fn assign_ref(&mut self, id: NodeId, with_name: bool) -> u32 {
-        let n = self.tree.node(id);
-        let (name, url) = if with_name { (n.name.as_str(), n.props.url.as_deref()) } else { ("", None) };
-        self.refs.assign(self.tree.frame_key(id), n.backend_id.unwrap_or_default(), self.role_of(id).cdp_name(), name, url)
+        self.asked.push(Asked { id, with_name, words: None });
+        (self.asked.len() - 1) as u32
+    }
+
+    /// The ref the table gives an element asked for.
+    fn hand_out(&mut self, a: &Asked) -> u32 {
+        let n = self.tree.node(a.id);
+        let name = a.words.as_deref().unwrap_or(n.name.as_str());
+        let (name, url) = if a.with_name { (name, n.props.url.as_deref()) } else { ("", None) };
+        self.refs.assign(self.tree.frame_key(a.id), n.backend_id.unwrap_or_default(), self.role_of(a.id).cdp_name(), name, url)
     }
 
     /// The role printed: a clickable's hint where its own role says nothing.
     fn role_of(&self, id: NodeId) -> Role {
         let role = &self.tree.node(id).role;
-        if self.clickable[id as usize] { rules::clickable::hint(role) } else { role.clone() }
+        if self.clickable[id as usize] { rules::clickable::hint(self.tree.node(id)).clone() } else { role.clone() }
     }
 
     /// Whether the element's line prints its name. A span, a list item and a

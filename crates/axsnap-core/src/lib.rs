@@ -151,14 +151,8 @@ fn take(
     let documents = frame_documents(input, &tree);
     let modal = !subtree && tree.modal_shown();
     refs.begin(&documents, subtree, modal);
-    if !subtree {
-        let frames = &tree.frames;
-        refs.expect_replacements(tree.nodes.iter().filter_map(|n| {
-            Some((frames.get(n.frame as usize)?.key.as_str(), n.backend_id?, n.role.cdp_name(), n.name.as_str()))
-        }));
-    }
     let mut distiller = distill::Distiller::new(&tree, options.mode, refs);
-    let outs = distiller.run(start);
+    let outs = distiller.run(start, subtree);
     let (kept, decisions) = (distiller.kept, std::mem::take(&mut distiller.decisions));
     refs.end(subtree);
     let mut doc = render(&tree, &outs, options);

@@ -59,8 +59,9 @@ roles! {
     SectionHeader = "sectionheader", SectionFooter = "sectionfooter",
     Blockquote = "blockquote", Note = "note", Status = "status", Alert = "alert",
     // Not Chrome's: the hint printed for an element the page makes clickable
-    // without giving it a role (rules/clickable.rs).
-    Clickable = "clickable",
+    // without giving it a role (rules/clickable.rs), and for one that only
+    // takes drops (HTML5 drag and drop).
+    Clickable = "clickable", DropTarget = "droptarget",
 }
 
 impl Role {

@@ -44,6 +44,8 @@ pub struct Props {
     pub pointer: bool,
     /// The element listens for clicks (a DOM fact, not the tree's).
     pub listener: bool,
+    /// The element takes HTML5 drops (a DOM fact, not the tree's).
+    pub drop: bool,
     /// `aria-rowcount` / `aria-setsize` (a DOM fact, not the tree's).
     pub set_count: Option<u64>,
     /// `aria-rowindex` / `aria-posinset` (a DOM fact, not the tree's).
@@ -138,6 +140,7 @@ impl Tree {
                 if let Some(c) = raw.backend_dom_node_id.and_then(|b| clicks.get(&b)) {
                     node.props.pointer = c.pointer;
                     node.props.listener = c.listener;
+                    node.props.drop = c.drop;
                 }
                 if let Some(p) = raw.backend_dom_node_id.and_then(|b| positions.get(&b)) {
                     node.props.set_count = p.count;

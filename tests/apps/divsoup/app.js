@@ -1,5 +1,7 @@
 // Controls built from divs and spans: listeners, cursor:pointer, no roles.
 const columns = { Todo: ['Write report', 'Call Ana'], Doing: ['Fix login bug'], Done: ['Ship v1'] };
+/** Cards dropped onto the archive: shown there, no longer on the board. */
+const archived = [];
 const status = (s) => { document.getElementById('status').textContent = s; };
 let undo = [];
 
@@ -16,7 +18,7 @@ function render() {
     h.dataset.act = `col-${col}`;
     h.addEventListener('click', () => status(`${col}: ${columns[col].length} cards`));
     c.append(h);
-    dropZone(c, col);
+    dropZone(c, (title, from) => (from === col ? status(`${title} stays in ${col}`) : moveCard(title, from, col)));
     cards.forEach((title) => {
       const card = document.createElement('div');
       card.className = 'card';
@@ -56,10 +58,43 @@ function render() {
     });
     cols.append(c);
   }
+  cols.append(archiveColumn());
 }
 
-/** A column takes a card dropped anywhere on it. */
-function dropZone(el, col) {
+/**
+ * A column that only takes drops: its heading is plain text and what it
+ * holds is read-only, so when it is empty nothing inside it could stand
+ * for it as a place to drop onto.
+ */
+function archiveColumn() {
+  const c = document.createElement('div');
+  c.className = 'col';
+  c.id = 'archive';
+  c.dataset.act = 'archive';
+  const h = document.createElement('div');
+  h.className = 'col-name';
+  h.textContent = 'Archive';
+  c.append(h);
+  for (const title of archived) {
+    const a = document.createElement('div');
+    a.className = 'archived';
+    a.textContent = title;
+    c.append(a);
+  }
+  dropZone(c, (title, from) => {
+    columns[from] = columns[from].filter((k) => k !== title);
+    archived.push(title);
+    render();
+    status(`Archived ${title}`);
+  });
+  return c;
+}
+
+/**
+ * A column takes a card dropped anywhere on it.
+ * @param {HTMLElement} el  @param {(title: string, from: string) => void} take
+ */
+function dropZone(el, take) {
   el.addEventListener('dragover', (e) => {
     if (!e.dataTransfer.types.includes('text/plain')) return;
     e.preventDefault();
@@ -72,9 +107,7 @@ function dropZone(el, col) {
     el.classList.remove('over');
     const title = e.dataTransfer.getData('text/plain');
     const from = Object.keys(columns).find((k) => columns[k].includes(title));
-    if (!from) return;
-    if (from === col) status(`${title} stays in ${col}`);
-    else moveCard(title, from, col);
+    if (from) take(title, from);
   });
 }
 

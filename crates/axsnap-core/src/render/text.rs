@@ -101,6 +101,19 @@ impl Segs {
     }
 }
 
+/// The words a clickable's line shows after its ref, given its content:
+/// the first line of it where that joins its line, else all of it (a
+/// clickable card holding a heading and a paragraph).
+pub fn first_words(tree: &Tree, children: &[Out]) -> String {
+    let lines = TextRenderer::new(tree, None).without_link_urls().render(children).lines;
+    let joins = children.iter().all(|c| !matches!(c, Out::Element(e) if !inline_capable(e)));
+    let words = lines.iter().take(if joins { 1 } else { lines.len() }).map(|l| match &l.body {
+        crate::lines::Body::Segments(segs) => segs.iter().filter_map(|s| if let Segment::Text(t) = s { Some(t.as_str()) } else { None }).collect::<String>(),
+        _ => String::new(),
+    });
+    squashed(&words.collect::<Vec<_>>().join(" ")).into_owned()
+}
+
 /// An inline run being assembled into lines.
 #[derive(Default)]
 struct Run {

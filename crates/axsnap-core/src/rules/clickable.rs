@@ -1,12 +1,15 @@
 //! Elements a page makes clickable without saying so: `div`s and `span`s
 //! with click listeners or their own `cursor: pointer` and no interactive
-//! role, the way much of the web builds its buttons. The extension reads
-//! those DOM facts ([`crate::cdp::ClickFact`]); this module decides which of
-//! them get a ref and the role hint `clickable`.
+//! role, the way much of the web builds its buttons; and the places an
+//! HTML5 drag drops onto (a board's column with `dragover` and `drop`
+//! listeners), which an empty column shows nothing else to drop onto. The
+//! extension reads those DOM facts ([`crate::cdp::ClickFact`]); this module
+//! decides which of them get a ref and the role hint `clickable` (or
+//! `droptarget`, for one that only takes drops).
 
 use super::{Action, Rule};
 use crate::role::Role;
-use crate::tree::{NodeId, Tree};
+use crate::tree::{Node, NodeId, Tree};
 
 /// Which nodes are clickables, given the nodes the tree itself makes
 /// actionable. A node with a click fact qualifies unless
@@ -15,7 +18,8 @@ use crate::tree::{NodeId, Tree};
 /// - it holds an actionable node (a card around its link, a combobox's
 ///   frame around its input: the controls inside are the targets);
 /// - it only listens, has no pointer cursor, and holds another clickable
-///   candidate (a framework's delegated listener on a container);
+///   candidate (a framework's delegated listener on a container; a column
+///   taking drops whose heading is clickable: the heading stands for it);
 /// - a clickable encloses it (only the outermost of nested pointer
 ///   elements: an icon in a pointer `div` is part of it).
 pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
@@ -36,7 +40,7 @@ pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
             continue;
         }
         let node = tree.node(id);
-        let delegating = node.props.listener && !node.props.pointer && node.children.iter().any(|&c| holds_candidate[c as usize]);
+        let delegating = (node.props.listener || node.props.drop) && !node.props.pointer && node.children.iter().any(|&c| holds_candidate[c as usize]);
         clickable[i] = candidate[i] && !covered && !holds_actionable[i] && !delegating;
         // A focusable container of controls (a popup with tabindex=-1) is
         // not itself the target: what is inside it still may be.
@@ -53,14 +57,16 @@ pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
 /// A listener alone counts only on an element with no role of its own (a
 /// `div`, a `span`, an icon): frameworks attach listeners to headings and
 /// table rows that a reader still reads as text, unless the page also shows
-/// a pointer over them.
+/// a pointer over them. Drops are taken by containers too (a column that is
+/// a list or a section).
 fn is_candidate(tree: &Tree, id: NodeId) -> bool {
     let node = tree.node(id);
     let plain = matches!(
         node.role,
         Role::Generic | Role::None | Role::Presentation | Role::Image | Role::Img | Role::Other(_)
     );
-    (node.props.pointer || node.props.listener && plain)
+    let container = matches!(node.role, Role::List | Role::Group | Role::Section | Role::Region);
+    (node.props.pointer || node.props.listener && plain || node.props.drop && (plain || container))
         && node.backend_id.is_some()
         && !node.role.is_root()
         && !matches!(node.role, Role::Iframe | Role::IframePresentational | Role::LabelText)
@@ -70,12 +76,16 @@ fn is_candidate(tree: &Tree, id: NodeId) -> bool {
 }
 
 /// The role a clickable prints: its own when that says something (a column
-/// header, a list item, an image), else the hint `clickable`.
-pub fn hint(role: &Role) -> Role {
-    match role {
+/// header, a list item, an image), else the hint: `clickable`, or
+/// `droptarget` for an element that takes drops and shows no sign of
+/// taking clicks (a drag goes there; a click does nothing).
+pub fn hint(node: &Node) -> &Role {
+    match node.role {
         Role::Generic | Role::None | Role::Presentation | Role::StaticText | Role::Paragraph | Role::Group
-        | Role::Section | Role::LabelText | Role::Strong | Role::Emphasis | Role::Other(_) => Role::Clickable,
-        other => other.clone(),
+        | Role::Section | Role::LabelText | Role::Strong | Role::Emphasis | Role::Other(_) => {
+            if node.props.drop && !node.props.pointer && !node.props.listener { &Role::DropTarget } else { &Role::Clickable }
+        }
+        _ => &node.role,
     }
 }
 
@@ -92,11 +102,8 @@ mod tests {
     use crate::rules::testing::*;
 
     fn with_clicks(nodes: Vec<crate::AxNode>, facts: &[(u32, bool, bool)]) -> String {
-        let clickables = facts
-            .iter()
-            .map(|&(id, pointer, listener)| ClickFact { backend_node_id: id as i64 + 100, pointer, listener })
-            .collect();
-        text_of_frame(FrameInput { key: "main".into(), nodes, clickables, ..FrameInput::default() })
+        let facts: Vec<_> = facts.iter().map(|&(id, pointer, listener)| (id, pointer, listener, false)).collect();
+        snap(&mut crate::RefTable::new(), nodes, &facts)
     }
 
     #[test]
@@ -171,7 +178,116 @@ mod tests {
 
     #[test]
     fn a_column_header_keeps_its_role() {
-        assert_eq!(super::hint(&crate::role::Role::ColumnHeader), crate::role::Role::ColumnHeader);
-        assert_eq!(super::hint(&crate::role::Role::Generic), crate::role::Role::Clickable);
+        let t = with_clicks(vec![root(&[2]), n(2, "columnheader", "Due", &[3]), n(3, "StaticText", "Due", &[])], &[(2, true, true)]);
+        assert_eq!(t, "page \"T\"\nth A0 Due\n");
+    }
+
+    /// A one-frame snapshot sharing `refs`, with click facts `(id, pointer, listener, drop)`.
+    fn snap(refs: &mut crate::RefTable, nodes: Vec<crate::AxNode>, facts: &[(u32, bool, bool, bool)]) -> String {
+        let clickables = facts
+            .iter()
+            .map(|&(id, pointer, listener, drop)| ClickFact { backend_node_id: id as i64 + 100, pointer, listener, drop })
+            .collect();
+        let frame = FrameInput { key: "main".into(), nodes, clickables, ..FrameInput::default() };
+        crate::snapshot(&crate::SnapshotInput { frames: vec![frame] }, &[], &crate::Options::default(), refs).unwrap().text
+    }
+
+    #[test]
+    fn a_clickable_ref_is_named_by_the_words_its_line_shows() {
+        let mut refs = crate::RefTable::new();
+        let t = snap(
+            &mut refs,
+            vec![
+                root(&[2, 5]),
+                n(2, "generic", "", &[3, 4]),
+                ignored(n(3, "generic", "", &[6])),
+                n(6, "StaticText", "+", &[]),
+                n(4, "StaticText", "New card", &[]),
+                n(5, "generic", "", &[7]),
+                n(7, "image", "Delete card", &[]),
+            ],
+            &[(2, true, false, false), (5, false, true, false)],
+        );
+        assert_eq!(t, "page \"T\"\nclickable A0 +New card\nclickable A1 img \"Delete card\"\n");
+        let shown = refs.resolve("A0").unwrap();
+        assert_eq!((shown.role.as_str(), shown.name.as_str()), ("clickable", "+New card"), "the words after its ref");
+        assert_eq!(refs.resolve("A1").unwrap().name, "img \"Delete card\"", "its line as it reads");
+    }
+
+    #[test]
+    fn a_clickable_of_several_lines_is_named_by_its_first_unless_its_content_starts_below() {
+        let mut refs = crate::RefTable::new();
+        let t = snap(
+            &mut refs,
+            vec![
+                root(&[2, 6]),
+                n(2, "generic", "", &[3, 4]),
+                n(3, "generic", "", &[7]),
+                n(7, "StaticText", "Archive", &[]),
+                n(4, "generic", "", &[5]),
+                n(5, "StaticText", "Call Ana", &[]),
+                n(6, "generic", "", &[8, 10]),
+                prop(n(8, "heading", "Trip", &[9]), "level", serde_json::json!(3)),
+                n(9, "StaticText", "Trip", &[]),
+                n(10, "StaticText", "Pay the hotel", &[]),
+            ],
+            &[(2, false, false, true), (6, true, true, false)],
+        );
+        assert_eq!(t, "page \"T\"\ndroptarget A0 Archive\n Call Ana\nclickable A1\n ### Trip\n Pay the hotel\n");
+        assert_eq!(refs.resolve("A0").unwrap().name, "Archive");
+        assert_eq!(refs.resolve("A1").unwrap().name, "### Trip Pay the hotel");
+    }
+
+    #[test]
+    fn a_redrawn_clickable_keeps_its_ref_unless_another_shows_the_same_words() {
+        let mut refs = crate::RefTable::new();
+        let card = |id: u32, text: u32, words: &'static str| [n(id, "generic", "", &[text]), n(text, "StaticText", words, &[])];
+        let board = |ids: [(u32, u32, &'static str); 3]| {
+            let mut nodes = vec![root(&ids.map(|c| c.0))];
+            for (id, text, words) in ids {
+                nodes.extend(card(id, text, words));
+            }
+            nodes
+        };
+        let clicks = |ids: [u32; 3]| ids.map(|id| (id, true, false, false));
+        snap(&mut refs, board([(2, 3, "Write report"), (4, 5, "×"), (6, 7, "×")]), &clicks([2, 4, 6]));
+        // The page rendered the board again: every element is new.
+        let t = snap(&mut refs, board([(12, 13, "Write report"), (14, 15, "×"), (16, 17, "×")]), &clicks([12, 14, 16]));
+        assert_eq!(t, "page \"T\"\nclickable A0 Write report\nclickable A3 ×\nclickable A4 ×\n", "the twins cannot tell which is which");
+        assert_eq!(refs.resolve("A0").unwrap().backend_node_id, 112);
+        assert_eq!(refs.resolve("A1").unwrap_err().code, crate::ErrorCode::StaleRef);
+    }
+
+    #[test]
+    fn an_element_taking_drops_gets_a_ref_unless_something_inside_stands_for_it() {
+        let mut refs = crate::RefTable::new();
+        let t = snap(
+            &mut refs,
+            vec![
+                root(&[2, 4, 7]),
+                n(2, "generic", "", &[3]),
+                n(3, "StaticText", "Archive", &[]),
+                n(4, "generic", "", &[5]),
+                n(5, "generic", "", &[6]),
+                n(6, "StaticText", "Done", &[]),
+                n(7, "list", "", &[]),
+            ],
+            &[(2, false, false, true), (4, false, false, true), (5, true, true, false), (7, false, false, true)],
+        );
+        assert_eq!(t, "page \"T\"\ndroptarget A0 Archive\nclickable A1 Done\nlist A2\n");
+        assert_eq!((refs.resolve("A0").unwrap().role.as_str(), refs.resolve("A0").unwrap().name.as_str()), ("droptarget", "Archive"));
+        // Clicks too: a clickable.
+        let t = snap(&mut refs, vec![root(&[2]), n(2, "generic", "", &[3]), n(3, "StaticText", "Archive", &[])], &[(2, true, false, true)]);
+        assert_eq!(t, "page \"T\"\nclickable A0 Archive\n");
+    }
+
+    #[test]
+    fn a_heading_taking_drops_is_text() {
+        let t = snap(
+            &mut crate::RefTable::new(),
+            vec![root(&[2]), prop(n(2, "heading", "Archive", &[3]), "level", serde_json::json!(2)), n(3, "StaticText", "Archive", &[])],
+            &[(2, false, false, true)],
+        );
+        assert_eq!(t, "page \"T\"\n## Archive\n");
     }
 }
