@@ -139,7 +139,7 @@ export type SnapshotStats = {
   }>;
   /** secret fields redacted */
   secrets: number;
-  /** how the tree was read: `incremental` (only what changed since the previous snapshot, `changed` places, `nodesRead` nodes), else `reason` why it was read whole */
+  /** how the tree was read: `incremental` (only what changed since the previous snapshot, `changed` places, `nodesRead` nodes), else `reason` why it was read whole; with an incremental read, `clickFacts`: `updated` where the page changed or `read whole` */
   fetch: {
     incremental: boolean;
     reason: string;

@@ -164,7 +164,7 @@ export const STATS = {
     framesPartial: { type: 'array', description: 'frames too large to read whole, read as a window: how many elements each has, read, and left out above and below',
       items: { type: 'object', properties: { frame: { type: 'string' }, elements: { type: 'integer' }, read: { type: 'integer' }, above: { type: 'integer' }, below: { type: 'integer' } } } },
     secrets: integer('secret fields redacted'),
-    fetch: { type: 'object', additional: true, description: 'how the tree was read: `incremental` (only what changed since the previous snapshot, `changed` places, `nodesRead` nodes), else `reason` why it was read whole',
+    fetch: { type: 'object', additional: true, description: 'how the tree was read: `incremental` (only what changed since the previous snapshot, `changed` places, `nodesRead` nodes), else `reason` why it was read whole; with an incremental read, `clickFacts`: `updated` where the page changed or `read whole`',
       properties: { incremental: { type: 'boolean' }, reason: { type: 'string' }, changed: { type: 'integer' }, nodesRead: { type: 'integer' }, next: { type: 'string' } } },
     timings: { type: 'object', additional: true, description: 'milliseconds per stage', properties: {
       attachMs: { type: 'number' }, fetchMs: { type: 'number' }, secretsMs: { type: 'number' }, clickablesMs: { type: 'number' },

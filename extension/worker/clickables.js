@@ -73,14 +73,63 @@ export function clickFacts(snap, listening, dropping = []) {
     const { frameId, boxed } = readDocument(doc, snap.strings);
     const facts = [];
     for (const [backendNodeId, pointer] of boxed) {
-      const listener = listens.has(backendNodeId);
-      // Said only where true: most pages have no drop targets, and every fact crosses into the Wasm.
-      if (drops.has(backendNodeId)) facts.push({ backendNodeId, pointer, listener, drop: true });
-      else if (pointer || listener) facts.push({ backendNodeId, pointer, listener });
+      const fact = clickFact(backendNodeId, pointer, listens, drops);
+      if (fact) facts.push(fact);
     }
     out.set(frameId, facts);
   }
   return out;
+}
+
+/**
+ * The fact of an element with a box of some size, or null when it says nothing.
+ * @param {number} backendNodeId  @param {boolean} pointer  @param {Set<number>} listens  @param {Set<number>} drops
+ */
+function clickFact(backendNodeId, pointer, listens, drops) {
+  const listener = listens.has(backendNodeId);
+  // Said only where true: most pages have no drop targets, and every fact crosses into the Wasm.
+  if (drops.has(backendNodeId)) return { backendNodeId, pointer, listener, drop: true };
+  if (pointer || listener) return { backendNodeId, pointer, listener };
+  return null;
+}
+
+/**
+ * @typedef {{key: string, document?: string, facts: Map<number, {backendNodeId:number, pointer:boolean, listener:boolean, drop?:boolean}>,
+ *   positions: Map<number, any>, clicks: Set<number>, drops: Set<number>}} KeptFacts
+ *   the tab's only frame's facts at its last look, for the next look to update where the page changed
+ */
+
+/**
+ * The facts of the tab's only frame now, from those kept at the last look
+ * and what changed since (incremental.js): the changed elements' own,
+ * every other element's as kept, its listeners read again for the whole
+ * page. Null when that cannot tell: an element outside the changes began to
+ * listen (its box is not known here). Pure.
+ * @param {KeptFacts} kept
+ * @param {Map<number, {code: number, attributes: string[]}>} changed
+ * @param {{clicks: number[], drops: number[]}} now  the listeners now
+ * @returns {KeptFacts|null}
+ */
+export function updateFacts(kept, changed, now) {
+  const listens = new Set(now.clicks);
+  const drops = new Set(now.drops);
+  for (const [ids, before] of [[listens, kept.clicks], [drops, kept.drops]]) {
+    for (const id of ids) if (!before.has(id) && !changed.has(id)) return null;
+  }
+  const facts = new Map();
+  for (const [id, f] of kept.facts) {
+    if (changed.has(id)) continue;
+    const fact = clickFact(id, f.pointer, listens, drops);
+    if (fact) facts.set(id, fact);
+  }
+  const positions = new Map([...kept.positions].filter(([id]) => !changed.has(id)));
+  for (const [id, { code, attributes }] of changed) {
+    const fact = code > 0 ? clickFact(id, code === 2, listens, drops) : null;
+    if (fact) facts.set(id, fact);
+    const place = positionOf(id, attributes);
+    if (place) positions.set(id, place);
+  }
+  return { key: kept.key, document: kept.document, facts, positions, clicks: listens, drops };
 }
 
 const COUNTS = new Set(['aria-rowcount', 'aria-setsize']);
@@ -98,17 +147,27 @@ export function readPositions(doc, strings) {
   const out = [];
   const { attributes, backendNodeId } = doc.nodes;
   (attributes || []).forEach((list, i) => {
-    let fact = null;
-    for (let k = 0; list && k + 1 < list.length; k += 2) {
-      const name = strings[list[k]];
-      const key = COUNTS.has(name) ? 'count' : INDICES.has(name) ? 'index' : null;
-      if (!key) continue;
-      const v = Number.parseInt(strings[list[k + 1]], 10);
-      if (v > 0) (fact ||= { backendNodeId: backendNodeId[i] })[key] = v;
-    }
+    const fact = positionOf(backendNodeId[i], (list || []).map((s) => strings[s]));
     if (fact) out.push(fact);
   });
   return out;
+}
+
+/**
+ * An element's place in a long list from its attributes (name, value, …), or null.
+ * @param {number} backendNodeId  @param {string[]} attributes
+ * @returns {{backendNodeId:number, count?:number, index?:number}|null}
+ */
+export function positionOf(backendNodeId, attributes) {
+  let fact = null;
+  for (let k = 0; k + 1 < attributes.length; k += 2) {
+    const name = attributes[k];
+    const key = COUNTS.has(name) ? 'count' : INDICES.has(name) ? 'index' : null;
+    if (!key) continue;
+    const v = Number.parseInt(attributes[k + 1], 10);
+    if (v > 0) (fact ||= { backendNodeId })[key] = v;
+  }
+  return fact;
 }
 
 /**
@@ -194,6 +253,25 @@ async function listeners(tabId, session) {
 }
 
 /**
+ * How many shadow roots the page's scripts hold, found on the main world's heap
+ * (Runtime.queryObjects): a closed one attached to an element with no other change is
+ * what no watcher of the document sees, and what only a DOMSnapshot of the whole page shows.
+ * Its wrapper lives as long as its host: none at all means none was attached.
+ */
+async function scriptShadowRoots(tabId) {
+  const objectGroup = `axsnap-shadows-${++groups}`;
+  try {
+    const { result } = await send(tabId, undefined, 'Runtime.evaluate', { expression: 'ShadowRoot.prototype', objectGroup });
+    if (!result.objectId) return -1;
+    const { objects } = await send(tabId, undefined, 'Runtime.queryObjects', { prototypeObjectId: result.objectId, objectGroup });
+    const { result: n } = await send(tabId, undefined, 'Runtime.callFunctionOn', { objectId: objects.objectId, functionDeclaration: 'function () { return this.length; }', returnByValue: true });
+    return typeof n.value === 'number' ? n.value : -1;
+  } finally {
+    send(tabId, undefined, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
+}
+
+/**
  * Adds `clickables` and `positions` to each frame read, and with `boxes`
  * the main frame's element `boxes` and `viewport` (the part of the document
  * on screen, from the same snapshot and one Page.getLayoutMetrics). A
@@ -201,12 +279,28 @@ async function listeners(tabId, session) {
  * snapshot then has what the tree gives. Answers whether the documents hold
  * shadow roots of their own (or could not be read).
  * @param {number} tabId
- * @param {Array<{key:string, parent?:string|null, partial?:boolean, clickables?:any[], positions?:any[], boxes?:number[], viewport?:any}>} frames
+ * @param {Array<{key:string, parent?:string|null, document?:string, partial?:boolean, clickables?:any[], positions?:any[], boxes?:number[], viewport?:any}>} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
  * @param {{boxes?: boolean}} [want]
+ * @param {{kept?: KeptFacts|null, changes?: import('./incremental.js').FactChanges}} [since]  the facts of the
+ *   tab's only frame at its last look, and what changed since (an incremental read): then updated, not read again
+ * @returns {Promise<{shadow: boolean, kept: KeptFacts|null, updated: boolean}>}  kept: the facts for the next look to
+ *   update; updated: they were updated from the last look's, not read for the whole page
  */
-export async function collectClickables(tabId, frames, frameSessions, want = {}) {
+export async function collectClickables(tabId, frames, frameSessions, want = {}, since = {}) {
   const main = frames.find((f) => !f.parent);
+  // The tab's only frame, read incrementally: its facts are updated where it changed, unless boxes are
+  // wanted (every element's place moves with any change above it).
+  const only = frames.length === 1 && main && !main.partial && !frameSessions[main.key] ? main : null;
+  const kept = since.kept && only && since.kept.key === only.key && since.kept.document === only.document ? since.kept : null;
+  if (kept && !want.boxes && since.changes && 'changed' in since.changes) {
+    const [now, shadows] = await Promise.all([listeners(tabId, undefined).catch(() => null), scriptShadowRoots(tabId).catch(() => -1)]);
+    const next = now && shadows === 0 && updateFacts(kept, since.changes.changed, now);
+    if (next) {
+      setFacts(only, [...next.facts.values()], [...next.positions.values()]);
+      return { shadow: false, kept: next, updated: true };
+    }
+  }
   const layout = want.boxes && main && !main.partial && !frameSessions[main.key]
     ? send(tabId, undefined, 'Page.getLayoutMetrics', {}).catch(() => null) : null;
   // A very large frame is read as a window (frames.js): a snapshot of its
@@ -222,9 +316,9 @@ export async function collectClickables(tabId, frames, frameSessions, want = {})
       const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], mergeFacts(readPositions(d, snap.strings), readScrollers(d, snap.strings))]));
       const mainDoc = layout && !session ? snap.documents.find((d) => snap.strings[d.frameId] === main.key) : null;
       if (mainDoc) main.boxes = readBoxes(mainDoc, snap.strings);
-      return { clicks: clickFacts(snap, listening.clicks, listening.drops), positions, shadow: snap.documents.some((d) => hasShadowRoot(d, snap.strings)) };
+      return { clicks: clickFacts(snap, listening.clicks, listening.drops), positions, listening, shadow: snap.documents.some((d) => hasShadowRoot(d, snap.strings)) };
     } catch {
-      return { clicks: new Map(), positions: new Map(), shadow: true };
+      return { clicks: new Map(), positions: new Map(), listening: null, shadow: true };
     }
   }));
   const metrics = await layout;
@@ -233,13 +327,21 @@ export async function collectClickables(tabId, frames, frameSessions, want = {})
   else if (main) delete main.boxes;
   const clicks = new Map(perSession.flatMap((m) => [...m.clicks]));
   const positions = new Map(perSession.flatMap((m) => [...m.positions]));
-  for (const f of frames) {
-    const facts = clicks.get(f.key);
-    if (facts && facts.length) f.clickables = facts;
-    const places = positions.get(f.key);
-    if (places && places.length) f.positions = places;
-  }
-  return { shadow: perSession.some((m) => m.shadow) };
+  for (const f of frames) setFacts(f, clicks.get(f.key), positions.get(f.key));
+  const shadow = perSession.some((m) => m.shadow);
+  const listening = perSession.length === 1 && perSession[0].listening;
+  /** @type {KeptFacts|null} */
+  const keep = only && listening && !shadow ? {
+    key: only.key, document: only.document, clicks: new Set(listening.clicks), drops: new Set(listening.drops),
+    facts: new Map((clicks.get(only.key) || []).map((f) => [f.backendNodeId, f])),
+    positions: new Map((positions.get(only.key) || []).map((f) => [f.backendNodeId, f])),
+  } : null;
+  return { shadow, kept: keep, updated: false };
+}
+
+function setFacts(f, facts, places) {
+  if (facts && facts.length) f.clickables = facts;
+  if (places && places.length) f.positions = places;
 }
 
 /**

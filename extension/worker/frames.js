@@ -153,7 +153,8 @@ export async function locateFrame(tabId, frameId) {
  * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,url?:string,nodes:any[]}>,
  *   frameSessions: Record<string, string|null>, failed: string[],
  *   partial: Array<{frame: string, elements: number, read: number, above: number, below: number}>,
- *   fetch: {incremental: boolean, reason?: string, changed?: number, nodesRead?: number}}>}
+ *   fetch: {incremental: boolean, reason?: string, changed?: number, nodesRead?: number, clickFacts?: string},
+ *   changes?: import('./incremental.js').FactChanges}>}  changes: with an incremental read, the click facts of what changed
  */
 export async function collectFrames(tabId, keep = () => null, start = undefined, o = {}) {
   const until = Date.now() + FRAME_WAIT_MS;
@@ -167,6 +168,7 @@ export async function collectFrames(tabId, keep = () => null, start = undefined,
   let listed = [];
   let kept = null;
   let missing = [];
+  /** @type {{incremental: boolean, reason?: string, fresh: boolean, changed?: number, nodesRead?: number, next?: string, changes?: any}} */
   const fetch = { incremental: false, reason: o.fresh ? 'asked for a full read' : undefined, fresh: Boolean(o.fresh) };
   for (;;) {
     listed = await listFrames(tabId);
@@ -197,8 +199,8 @@ export async function collectFrames(tabId, keep = () => null, start = undefined,
   for (const w of listed) frameSessions[w.frameId] = w.sessionId || null;
   const partial = [...windows].filter(([k]) => !outside.has(k)).map(([frame, w]) => ({ frame, ...w }));
   if (!fetch.incremental && !fetch.reason) fetch.reason = 'more than one frame';
-  const { fresh: _, ...said } = fetch;
-  return { frames, frameSessions, failed, partial, fetch: said };
+  const { fresh: _, changes, ...said } = fetch;
+  return { frames, frameSessions, failed, partial, fetch: said, changes };
 }
 
 /**
@@ -252,7 +254,7 @@ async function readSpliced(tabId, f, kept, fetch, session) {
       const r = await readChanges(tabId, f, kept);
       if ('nodes' in r) {
         session.axTree = r.kept;
-        Object.assign(fetch, { incremental: true, changed: r.roots, nodesRead: r.read });
+        Object.assign(fetch, { incremental: true, changed: r.roots, nodesRead: r.read, changes: r.facts });
         return r.nodes;
       }
       why = r.doubt;

@@ -102,6 +102,7 @@ function watcher() {
   if (w && w.stop) w.stop();
   const s = {
     token: null, doubt: null, dirty: new Set(), kids: new Set(), gone: new Set(), states: new WeakMap(), focus: null, box: '', observer: null,
+    scrolled: false,
   };
   // Once in doubt the next look reads the whole tree: nothing more to record (nor to hold on to).
   const doubt = (why) => {
@@ -163,6 +164,9 @@ function watcher() {
     // A transition or animation that starts or ends changes what its element shows, with no mutation.
     s.onAnimation = (e) => { if (!s.doubt && e.target.nodeType === 1) s.dirty.add(e.target); };
     for (const t of ANIMATION_EVENTS) document.addEventListener(t, s.onAnimation, true);
+    // An element scrolled moves its content with no mutation: the click facts' scroll sizes are read again.
+    s.onScroll = (e) => { if (e.target !== document) s.scrolled = true; };
+    document.addEventListener('scroll', s.onScroll, true);
     s.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     remember();
     return { doubt: s.doubt };
@@ -229,11 +233,46 @@ function watcher() {
     const all = document.getElementsByTagName('*').length;
     if (size > Math.max(2000, all / 4)) return { doubt: `${size} of ${all} elements changed` };
     globalThis.axsnapIncrRoots = [...roots, ...kids];
-    return { roots: roots.length, kids: kids.length, elements: size };
+    const facts = factsOf(roots, kids);
+    globalThis.axsnapIncrFacts = facts.codes;
+    s.scrolled = false;
+    return { roots: roots.length, kids: kids.length, elements: size, factsDoubt: facts.doubt || null };
+  };
+  // The click facts of the changed places, as clickables.js reads them for the whole page from a
+  // DOMSnapshot: per element of each root's subtree (of each list, its own element) in document order,
+  // 0 without a box of some size, 1 with one, 2 when it also sets cursor: pointer itself (its nearest
+  // ancestor with a box does not). A doubt when they cannot tell: an element scrolled, or the change
+  // is of or inside a scrolling element (whose facts hold where its content lies).
+  const factsOf = (roots, kids) => {
+    if (s.scrolled) return { doubt: 'an element scrolled' };
+    const scrolls = (e) => e !== document.body && e !== document.documentElement && /^(auto|scroll)$/.test(getComputedStyle(e).overflowY);
+    const boxCursor = (e) => {
+      for (; e; e = e.parentElement) if (e.getClientRects().length) return getComputedStyle(e).cursor;
+      return '';
+    };
+    const codes = [];
+    let doubtful = null;
+    const walk = (e, inherited, deep, out) => {
+      const style = getComputedStyle(e);
+      if (scrolls(e)) doubtful = 'a scrolling element changed';
+      const boxed = e.getClientRects().length > 0;
+      const r = boxed ? e.getBoundingClientRect() : null;
+      out.push(r && r.width > 0 && r.height > 0 ? (style.cursor === 'pointer' && inherited !== 'pointer' ? 2 : 1) : 0);
+      if (deep) for (const c of e.children) walk(c, boxed ? style.cursor : inherited, true, out);
+    };
+    for (const [i, place] of [...roots, ...kids].entries()) {
+      for (let a = place.parentElement; a; a = a.parentElement) if (scrolls(a)) return { doubt: 'a change inside a scrolling element' };
+      const out = [];
+      walk(place, boxCursor(place.parentElement), i < roots.length, out);
+      if (doubtful) return { doubt: doubtful };
+      codes.push(out);
+    }
+    return { codes };
   };
   const stop = () => {
     if (s.observer) s.observer.disconnect();
     for (const t of ANIMATION_EVENTS) if (s.onAnimation) document.removeEventListener(t, s.onAnimation, true);
+    if (s.onScroll) document.removeEventListener('scroll', s.onScroll, true);
   };
   globalThis.axsnapIncr = { arm, look, stop };
 }
@@ -275,7 +314,7 @@ export function keep(frameId, document, token, nodes, looks = 0) {
  * cannot be (then the caller reads it whole).
  * @param {number} tabId  @param {{frameId: string, document?: string}} f
  * @param {ReturnType<typeof keep>} kept
- * @returns {Promise<{nodes: any[], kept: ReturnType<typeof keep>, roots: number, read: number} | {doubt: string}>}
+ * @returns {Promise<{nodes: any[], kept: ReturnType<typeof keep>, roots: number, read: number, facts: FactChanges} | {doubt: string}>}
  */
 export async function readChanges(tabId, f, kept) {
   if (kept.looks + 1 >= FULL_EVERY) return { doubt: `a full read every ${FULL_EVERY} looks` };
@@ -285,11 +324,14 @@ export async function readChanges(tabId, f, kept) {
   const { value: seen } = await run(tabId, contextId, `globalThis.axsnapIncr.look(${JSON.stringify(kept.token)}, ${MAX_ROOTS})`);
   if (seen.doubt) return { doubt: seen.doubt };
   const updates = [];
+  /** @type {FactChanges} nothing changed: the kept facts hold */
+  let facts = seen.factsDoubt ? { doubt: seen.factsDoubt } : { changed: new Map() };
   if (seen.roots + seen.kids) {
     try {
       const list = await run(tabId, contextId, 'globalThis.axsnapIncrRoots', GROUP);
       const { result: props } = await send(tabId, undefined, 'Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
       const objects = props.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name).map((p) => p.value.objectId);
+      const places = [...objects];
       // Each place's own node; the first `roots` then with their subtrees, level by level (queryAXTree
       // would read a subtree in one call, but waits for the page's next frame: a second in a background tab).
       const own = (objectId) => send(tabId, undefined, 'Accessibility.getPartialAXTree', { objectId, fetchRelatives: false }).then((r) => r.nodes);
@@ -334,13 +376,49 @@ export async function readChanges(tabId, f, kept) {
       }));
       if (read.some((n) => !n)) return { doubt: 'an ancestor of a change could not be read again' };
       updates.push(...read);
+      if (!seen.factsDoubt) facts = await factChanges(tabId, contextId, places, seen.roots).catch((e) => ({ doubt: `a CDP error: ${e.message}` }));
     } finally {
       send(tabId, undefined, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
     }
   }
   const spliced = splice(kept, updates);
   if (!spliced) return { doubt: 'the changed subtrees do not fit the kept tree' };
-  return { nodes: spliced.nodes, kept: { ...kept, nodes: spliced.map, order: spliced.order, looks: kept.looks + 1 }, roots: seen.roots + seen.kids, read: updates.length };
+  return { nodes: spliced.nodes, kept: { ...kept, nodes: spliced.map, order: spliced.order, looks: kept.looks + 1 }, roots: seen.roots + seen.kids, read: updates.length, facts };
+}
+
+/**
+ * @typedef {{changed: Map<number, {code: number, attributes: string[]}>} | {doubt: string}} FactChanges
+ *   the click facts of the changed places' elements by backend id (code as the watcher's factsOf says,
+ *   attributes as name, value, …), or why they must be read for the whole page
+ */
+
+/**
+ * The watcher's codes for the changed places, matched to their elements' backend ids and attributes
+ * through DOM.describeNode, which lists a subtree's elements in the same document order.
+ * @returns {Promise<FactChanges>}
+ */
+async function factChanges(tabId, contextId, places, roots) {
+  const { value: codesOf } = await run(tabId, contextId, 'globalThis.axsnapIncrFacts');
+  if (!codesOf) return { doubt: 'the watcher gave no click facts' };
+  // Pierced: a shadow root parsed into the change (declarative, closed) shows only here.
+  const described = await Promise.all(places.map((objectId, i) => send(tabId, undefined, 'DOM.describeNode', { objectId, depth: i < roots ? -1 : 0, pierce: true })));
+  const changed = new Map();
+  for (const [i, { node }] of described.entries()) {
+    const elements = [];
+    let shadow = false;
+    const walk = (n, deep) => {
+      if (n.nodeType !== 1) return;
+      elements.push(n);
+      if ((n.shadowRoots || []).some((r) => r.shadowRootType !== 'user-agent')) shadow = true;
+      if (deep) for (const c of n.children || []) walk(c, true);
+    };
+    walk(node, i < roots);
+    if (shadow) return { doubt: 'a shadow root in a change' };
+    const codes = codesOf[i];
+    if (!codes || codes.length !== elements.length) return { doubt: 'the changed elements could not be matched to their nodes' };
+    elements.forEach((n, k) => changed.set(n.backendNodeId, { code: codes[k], attributes: n.attributes || [] }));
+  }
+  return { changed };
 }
 
 /**

@@ -10,6 +10,7 @@
 //   lost           scopes whose refs could not be saved (storage full): after a restart they answer storage_full
 //   axTree         the top frame's accessibility tree as last read, for the next snapshot to read only what
 //                  changed (incremental.js); in memory only: after a restart the tree is read whole
+//   clickFacts     the click facts of that frame as last read, updated where it changed (clickables.js); in memory only
 //
 // Where the next kinds of state go:
 //   - per-origin grants that end with the tab ("allow once"): here, as `grants: {[origin]: {tabs, frames}}`,
@@ -68,6 +69,8 @@ export class TabSession {
     this.pending = null;
     /** @type {ReturnType<typeof import('./incremental.js').keep>|null} */
     this.axTree = null;
+    /** @type {import('./clickables.js').KeptFacts|null} */
+    this.clickFacts = null;
   }
 
   /**
@@ -109,6 +112,7 @@ export class TabSession {
   /** The tab shows a new document: no caller's refs may match its elements. */
   reset() {
     this.axTree = null;
+    this.clickFacts = null;
     for (const s of this.scopes.values()) s.reset();
     this.exported.clear();
     this.savedRefs = {};
@@ -120,6 +124,7 @@ export class TabSession {
   detached() {
     this.attached = false;
     this.axTree = null;
+    this.clickFacts = null;
     this.live = false;
     this.oopifs.clear();
     // If the debugger was in fact still there, the next attach finds it so and must ask for the frames again.

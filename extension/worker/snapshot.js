@@ -22,13 +22,21 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t1 = performance.now();
   // `fresh` is the extension's (how to read the tree), not the core's.
   const { fresh, ...coreOptions } = options || {};
-  const { frames, frameSessions, failed, partial, fetch } = await collectFrames(tabId, keep, rootElement(session, scope, options), { fresh });
+  const { frames, frameSessions, failed, partial, fetch, changes } = await collectFrames(tabId, keep, rootElement(session, scope, options), { fresh });
   const t2 = performance.now();
   // Boxes only where the core uses them: a capped snapshot keeps what is near the viewport.
   const capped = !(options && (options.full || options.maxChars === 0));
   const boxes = capped || Boolean(options && options.viewport);
   let shadow = false;
-  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }).then((r) => { shadow = r.shadow; return performance.now(); });
+  // What the last look's click facts were, for an incremental read to update (whatever happens, they are the page's no more).
+  const since = { kept: fetch.incremental ? session.clickFacts : null, changes };
+  session.clickFacts = null;
+  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }, since).then((r) => {
+    shadow = r.shadow;
+    session.clickFacts = r.kept;
+    if (fetch.incremental) fetch.clickFacts = r.updated ? 'updated' : 'read whole';
+    return performance.now();
+  });
   const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
   const t3 = performance.now();
   const tc = await clicks;

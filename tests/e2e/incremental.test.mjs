@@ -9,7 +9,8 @@ import { withExtension } from '../harness.mjs';
 const ctx = withExtension();
 const FULL = { full: true };
 
-/** [what, the change in the page's own world, how the next snapshot must be read: true incremental, false whole, undefined either] */
+/** [what, the change in the page's own world, how the next snapshot must be read: true incremental, false whole, undefined either,
+ *   and how its click facts must be: 'updated' where the page changed, 'read whole'] */
 const CHANGES = [
   ['text inside a paragraph', () => { document.querySelector('#intro b').textContent = 'heavy'; }, true],
   ['a text node alone', () => { document.getElementById('intro').firstChild.data = 'Many '; }, true],
@@ -35,6 +36,15 @@ const CHANGES = [
     document.getElementById('list').firstElementChild.textContent = 'Uno';
     document.getElementById('name').value = 'Ada';
   }, true],
+  // Click facts (which elements the page makes clickable without a role) are updated where the page changed.
+  ['a span given cursor: pointer', () => { document.querySelector('#intro b').style.cursor = 'pointer'; }, true, 'updated'],
+  ['a clickable span added', () => { document.getElementById('box').insertAdjacentHTML('beforeend', '<span style="cursor: pointer">Open it</span>'); }, true, 'updated'],
+  ['a click listener added with no other change', () => { document.getElementById('legend').addEventListener('click', () => {}); }, true, 'read whole'],
+  ['a scrolling block added', () => {
+    document.getElementById('box').insertAdjacentHTML('beforeend', `<div id="scroller" style="overflow-y: auto; height: 40px">${'<p>Line</p>'.repeat(30)}</div>`);
+  }, true, 'read whole'],
+  ['that block scrolled', () => { document.getElementById('scroller').scrollTop = 200; }, true, 'read whole'],
+  ['text beside it', () => { document.getElementById('ital').textContent = 'further'; }, true, 'updated'],
   ['the URL (history API)', () => { history.pushState({}, '', '#moved'); }, false],
   ['the title', () => { document.title = 'Incremental, renamed'; }, false],
   ['a rule added through the CSSOM', () => { document.styleSheets[0].insertRule('#list { display: none }'); }, false],
@@ -53,7 +63,7 @@ test('after each change the incremental snapshot is the whole read\'s, and doubt
   const calm = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
   assert.equal(calm.stats.fetch.incremental, true, `nothing changed: ${JSON.stringify(calm.stats.fetch)}`);
   assert.equal(calm.text, first.text);
-  for (const [what, change, incremental] of CHANGES) {
+  for (const [what, change, incremental, facts] of CHANGES) {
     await page.evaluate(change);
     const now = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
     assert.equal(now.ok, true, `${what}: ${JSON.stringify(now.error)}`);
@@ -61,6 +71,7 @@ test('after each change the incremental snapshot is the whole read\'s, and doubt
     assert.equal(whole.stats.fetch.incremental, false);
     assert.equal(now.text, whole.text, `${what}: read ${JSON.stringify(now.stats.fetch)}`);
     if (incremental !== undefined) assert.equal(now.stats.fetch.incremental, incremental, `${what}: ${JSON.stringify(now.stats.fetch)}`);
+    if (facts) assert.equal(now.stats.fetch.clickFacts, facts, `${what}: click facts ${JSON.stringify(now.stats.fetch)}`);
   }
   await page.close();
 });

@@ -2,7 +2,7 @@
 // elements set cursor:pointer themselves, which listen, which have no box.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickFacts } from '../../extension/worker/clickables.js';
+import { clickFacts, updateFacts } from '../../extension/worker/clickables.js';
 
 // document > html > body > div.btn(pointer) > span(inherits pointer); body > p(listener); body > div(no box, listener)
 const strings = ['frame-1', '#document', 'HTML', 'BODY', 'DIV', 'SPAN', 'P', 'auto', 'pointer'];
@@ -46,4 +46,33 @@ test('positions: counts and indices from aria attributes, positive numbers only'
   const strs = ['aria-rowcount', '10001', 'aria-rowindex', '7', 'aria-setsize', '-1', 'class', 'x'];
   const doc = { nodes: { backendNodeId: [1, 2, 3, 4], attributes: [[0, 1], [2, 3, 6, 7], [4, 5], []] } };
   assert.deepEqual(readPositions(doc, strs), [{ backendNodeId: 1, count: 10001 }, { backendNodeId: 2, index: 7 }]);
+});
+
+/** The facts kept from a look: 13 sets pointer, 15 listens, 20 is a list of 100 rows. */
+const kept = () => ({
+  key: 'frame-1', document: 'd1', clicks: new Set([15]), drops: new Set(),
+  facts: new Map([[13, { backendNodeId: 13, pointer: true, listener: false }], [15, { backendNodeId: 15, pointer: false, listener: true }]]),
+  positions: new Map([[20, { backendNodeId: 20, count: 100 }]]),
+});
+
+test('facts are updated where the page changed: the changed elements anew, the rest as kept, listeners as read now', () => {
+  const changed = new Map([
+    [13, { code: 1, attributes: [] }], // still there, no longer sets pointer
+    [30, { code: 2, attributes: ['class', 'card'] }], // new, sets pointer
+    [31, { code: 0, attributes: ['aria-posinset', '7'] }], // new, no box: no click fact, but its place in the list
+    [32, { code: 1, attributes: [] }], // new, listens (below)
+  ]);
+  const next = updateFacts(kept(), changed, { clicks: [32], drops: [] });
+  assert.deepEqual([...next.facts.values()], [
+    { backendNodeId: 30, pointer: true, listener: false },
+    { backendNodeId: 32, pointer: false, listener: true },
+  ]);
+  assert.deepEqual([...next.positions.values()], [{ backendNodeId: 20, count: 100 }, { backendNodeId: 31, index: 7 }]);
+});
+
+test('an element outside the changes that began to listen cannot be updated: the facts are read whole', () => {
+  assert.equal(updateFacts(kept(), new Map(), { clicks: [15, 40], drops: [] }), null);
+  // One that stopped listening loses the fact it had for it.
+  const next = updateFacts(kept(), new Map(), { clicks: [], drops: [] });
+  assert.deepEqual([...next.facts.keys()], [13]);
 });
