@@ -238,7 +238,9 @@ for (const app of apps) {
     for (let round = 0; round <= RUNS; round++) {
       for (const [k, { page, tabId }] of tabs.entries()) {
         await page.bringToFront();
-        const res = await call({ cmd: 'snapshot', tabId, options: { full: true } });
+        // Read whole, both: the cost of reading a page, not of looking again at one that did not change
+        // (incremental fetching follows a JavaScript-off page almost always, an app with state-dependent CSS not).
+        const res = await call({ cmd: 'snapshot', tabId, options: { full: true, fresh: true } });
         if (!res.ok) throw new Error(`${res.error.code}: ${res.error.message}`);
         if (round > 0) looks[k].push(res.stats);
       }
