@@ -51,8 +51,8 @@ pub fn read_packed(input: &JsValue) -> Option<SnapshotInput> {
     let strings = packed.get(0).as_string()?;
     let count = packed.get(1).as_f64()? as usize;
     let codes: js_sys::Int32Array = packed.get(2).dyn_into().ok()?;
-    // `{frames}` without their nodes, read as any input is (one copy of serde's code for it in the .wasm).
     let numbers: js_sys::Float64Array = packed.get(3).dyn_into().ok()?;
+    // `{frames}` without their nodes, read as any input is (one copy of serde's code for it in the .wasm).
     let frames = packed.get(4);
     let frames = if frames.is_null() { None } else { Some(serde_wasm_bindgen::from_value::<RawInput>(frames).ok().map(SnapshotInput::from_raw)?.ok()?.frames) };
     axsnap_core::packed::input(&strings, count, &codes.to_vec(), &numbers.to_vec(), frames)
@@ -121,8 +121,9 @@ impl Snapshotter {
     /// Snapshot from the CDP response as the JS object chrome.debugger gives
     /// (`{nodes}`, or `{frames:[{key, parent, owner, nodes}]}`) and the facts
     /// of the page's text fields; `secrets` in the answer lists the fields
-    /// found secret. The object's nodes are packed into one string in JS
-    /// (see `read_input`).
+    /// found secret. Passing the object beat passing a JSON string once
+    /// JSON.stringify is counted; its nodes are packed in JS and cross into
+    /// Wasm at once (see `read_input`).
     pub fn snapshot(&mut self, input: JsValue, facts: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
         let input = read_input(&input)?;
         self.run(&input, facts, opts)
