@@ -1,4 +1,4 @@
-// Builds the Wasm core into extension/pkg: cargo (release, size profile) →
+// Builds the Wasm core into extension/pkg: cargo (release: the core at opt-level 3 for speed, the rest for size) →
 // wasm-bindgen (--target web) → wasm-opt -Oz (npm binaryen); and bundles the
 // side panel (with the agent loop and the AI SDK) into extension/panel/dist
 // with esbuild, since an MV3 extension may load no remote code.

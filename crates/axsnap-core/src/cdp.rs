@@ -202,8 +202,13 @@ impl<'de> Deserialize<'de> for Scalar {
 
 impl AxValue {
     pub fn as_text(&self) -> Option<String> {
+        self.text().map(str::to_string)
+    }
+
+    /// The value without copying it: most are compared, not kept.
+    pub fn text(&self) -> Option<&str> {
         match &self.value {
-            Scalar::Text(s) => Some(s.clone()),
+            Scalar::Text(s) => Some(s),
             Scalar::None => None,
         }
     }

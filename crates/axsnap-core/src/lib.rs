@@ -15,6 +15,7 @@ pub mod error;
 pub mod extent;
 pub mod lines;
 pub mod options;
+pub mod packed;
 pub mod previous;
 pub mod refs;
 pub mod render;

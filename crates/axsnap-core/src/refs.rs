@@ -6,6 +6,7 @@
 use crate::error::{quoted, Error, ErrorCode};
 use crate::lines::format_ref;
 use serde::{Deserialize, Serialize};
+use crate::tree::IdMap;
 use std::collections::HashMap;
 
 /// A ref whose element was missing from this many full snapshots in a row
@@ -42,8 +43,8 @@ pub struct RefTable {
     next: u32,
     /// Full snapshots taken; a subtree snapshot does not start a generation.
     generation: u64,
-    by_node: HashMap<(String, i64), u32>,
-    entries: HashMap<u32, Entry>,
+    by_node: IdMap<(String, i64), u32>,
+    entries: IdMap<u32, Entry>,
     /// Per frame key: the document the frame's refs belong to.
     documents: HashMap<String, String>,
     /// Frames the current snapshot read only in part (a window of a very
@@ -70,8 +71,8 @@ impl Default for RefTable {
         RefTable {
             next: 0,
             generation: 0,
-            by_node: HashMap::new(),
-            entries: HashMap::new(),
+            by_node: IdMap::default(),
+            entries: IdMap::default(),
             documents: HashMap::new(),
             partial: Vec::new(),
             limit: MAX_ENTRIES,

@@ -125,6 +125,8 @@ impl Tree {
         // Per frame: CDP node id → arena index.
         let mut index_maps: Vec<IdMap<&str, NodeId>> = Vec::new();
         let mut bases: Vec<NodeId> = Vec::new();
+        // Per node: the node its id names (the first with that id), so ids are hashed once here.
+        let mut named: Vec<NodeId> = Vec::new();
         for (fi, frame) in input.frames.iter().enumerate() {
             let mut map = IdMap::with_capacity_and_hasher(frame.nodes.len(), Default::default());
             let base = tree.nodes.len() as NodeId;
@@ -135,7 +137,7 @@ impl Tree {
                 frame.positions.iter().map(|p| (p.backend_node_id, p)).collect();
             for (i, raw) in frame.nodes.iter().enumerate() {
                 // A repeated id keeps its first node; later copies stay unreachable.
-                map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId);
+                named.push(*map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId));
                 let mut node = convert(raw, fi as u32);
                 if let Some(c) = raw.backend_dom_node_id.and_then(|b| clicks.get(&b)) {
                     node.props.pointer = c.pointer;
@@ -164,7 +166,7 @@ impl Tree {
             let map = &index_maps[fi];
             for (i, raw) in frame.nodes.iter().enumerate() {
                 let me = base + i as NodeId;
-                if map.get(raw.node_id.as_str()) != Some(&me) {
+                if named[me as usize] != me {
                     continue;
                 }
                 let mut kids = Vec::with_capacity(raw.child_ids.len());
@@ -184,13 +186,8 @@ impl Tree {
         }
         // Roots: a frame's first unclaimed node, preferring a web-area role.
         for (fi, frame) in input.frames.iter().enumerate() {
-            let map = &index_maps[fi];
-            let candidates: Vec<NodeId> = frame
-                .nodes
-                .iter()
-                .filter_map(|n| map.get(n.node_id.as_str()).copied())
-                .filter(|&id| !claimed[id as usize])
-                .collect();
+            let frame_named = &named[bases[fi] as usize..][..frame.nodes.len()];
+            let candidates: Vec<NodeId> = frame_named.iter().copied().filter(|&id| !claimed[id as usize]).collect();
             let mut root = candidates
                 .iter()
                 .copied()
@@ -199,7 +196,7 @@ impl Tree {
             if root.is_none() {
                 // Every node is someone's child: a cycle. Break it at the
                 // frame's first node.
-                if let Some(first) = frame.nodes.first().and_then(|n| map.get(n.node_id.as_str()).copied()) {
+                if let Some(&first) = frame_named.first() {
                     if let Some(p) = tree.nodes[first as usize].parent.take() {
                         tree.nodes[p as usize].children.retain(|&c| c != first);
                     }
@@ -298,18 +295,15 @@ impl Tree {
 }
 
 fn convert(raw: &AxNode, frame: u32) -> Node {
-    let role = raw
-        .role
-        .as_ref()
-        .and_then(|r| r.as_text())
-        .map(|r| Role::parse(&r))
-        .unwrap_or(Role::None);
+    fn text(v: &Option<crate::cdp::AxValue>) -> Option<&str> {
+        v.as_ref()?.text()
+    }
     Node {
-        role,
-        name: raw.name.as_ref().and_then(|v| v.as_text()).unwrap_or_default(),
+        role: text(&raw.role).map(Role::parse).unwrap_or(Role::None),
+        name: text(&raw.name).unwrap_or_default().to_string(),
         name_from: raw.name.as_ref().map(|v| v.sources).unwrap_or_default(),
-        value: raw.value.as_ref().and_then(|v| v.as_text()),
-        description: raw.description.as_ref().and_then(|v| v.as_text()).filter(|d| !d.trim().is_empty()),
+        value: text(&raw.value).map(str::to_string),
+        description: text(&raw.description).filter(|d| !d.trim().is_empty()).map(str::to_string),
         props: parse_props(&raw.properties),
         ignored: raw.ignored,
         backend_id: raw.backend_dom_node_id,
@@ -324,8 +318,9 @@ fn parse_props(list: &[AxProperty]) -> Props {
     let mut p = Props::default();
     for prop in list {
         let v = &prop.value;
-        let text = || v.as_text();
-        let truthy = || matches!(v.as_text().as_deref(), Some("true"));
+        let text = || v.text();
+        let truthy = || matches!(v.text(), Some("true"));
+        let owned = || v.as_text();
         match prop.name.as_str() {
             "focusable" => p.focusable = truthy(),
             "focused" => p.focused = truthy(),
@@ -342,19 +337,19 @@ fn parse_props(list: &[AxProperty]) -> Props {
             "selected" => p.selected = text().map(|t| t == "true"),
             "expanded" => p.expanded = text().map(|t| t == "true"),
             "level" => p.level = text().and_then(|t| t.split('.').next()?.parse::<u32>().ok()),
-            "url" => p.url = text().filter(|u| !u.is_empty()),
-            "valuemin" => p.value_min = text(),
-            "valuemax" => p.value_max = text(),
-            "valuetext" => p.value_text = text().filter(|t| !t.is_empty()),
-            "autocomplete" => p.autocomplete = text(),
+            "url" => p.url = owned().filter(|u| !u.is_empty()),
+            "valuemin" => p.value_min = owned(),
+            "valuemax" => p.value_max = owned(),
+            "valuetext" => p.value_text = owned().filter(|t| !t.is_empty()),
+            "autocomplete" => p.autocomplete = owned(),
             _ => {}
         }
     }
     p
 }
 
-fn tri(t: Option<String>) -> Option<Tri> {
-    match t.as_deref()? {
+fn tri(t: Option<&str>) -> Option<Tri> {
+    match t? {
         "true" => Some(Tri::True),
         "false" => Some(Tri::False),
         "mixed" => Some(Tri::Mixed),

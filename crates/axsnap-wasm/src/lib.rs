@@ -29,6 +29,42 @@ struct JsTarget<'a> {
     url: Option<&'a str>,
 }
 
+#[wasm_bindgen(module = "/src/pack.js")]
+extern "C" {
+    /// `[strings, count, codes, numbers, {frames}]` in the core's packed format, or null.
+    #[wasm_bindgen(catch)]
+    fn pack(input: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+/// The CDP input, packed in JS when it has Chrome's shape, else read by serde.
+pub fn read_input(input: &JsValue) -> Result<SnapshotInput, JsValue> {
+    match read_packed(input) {
+        Some(i) => Ok(i),
+        None => read_unpacked(input),
+    }
+}
+
+/// The input through the packer, or `None` where it leaves it to serde.
+pub fn read_packed(input: &JsValue) -> Option<SnapshotInput> {
+    let packed = pack(input).ok().filter(|p| !p.is_null())?;
+    let packed: js_sys::Array = packed.dyn_into().ok()?;
+    let strings = packed.get(0).as_string()?;
+    let count = packed.get(1).as_f64()? as usize;
+    let codes: js_sys::Int32Array = packed.get(2).dyn_into().ok()?;
+    let numbers: js_sys::Float64Array = packed.get(3).dyn_into().ok()?;
+    // `{frames}` without their nodes, read as any input is (one copy of serde's code for it in the .wasm).
+    let frames = packed.get(4);
+    let frames = if frames.is_null() { None } else { Some(serde_wasm_bindgen::from_value::<RawInput>(frames).ok().map(SnapshotInput::from_raw)?.ok()?.frames) };
+    axsnap_core::packed::input(&strings, count, &codes.to_vec(), &numbers.to_vec(), frames)
+}
+
+/// The input read property by property, as serde decides.
+pub fn read_unpacked(input: &JsValue) -> Result<SnapshotInput, JsValue> {
+    let raw: RawInput = serde_wasm_bindgen::from_value(input.clone())
+        .map_err(|e| core_error(Error::unparsable(NOT_INPUT, &e.to_string())))?;
+    SnapshotInput::from_raw(raw).map_err(core_error)
+}
+
 fn js_error(code: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);
     let _ = js_sys::Reflect::set(&err, &"code".into(), &code.into());
@@ -85,13 +121,11 @@ impl Snapshotter {
     /// Snapshot from the CDP response as the JS object chrome.debugger gives
     /// (`{nodes}`, or `{frames:[{key, parent, owner, nodes}]}`) and the facts
     /// of the page's text fields; `secrets` in the answer lists the fields
-    /// found secret. Passing the
-    /// object beat passing a JSON string once JSON.stringify is counted:
-    /// 223 vs 178 + 72 ms on a 45,000-node page, 127 vs 98 + 36 ms on 20,000.
+    /// found secret. Passing the object beat passing a JSON string once
+    /// JSON.stringify is counted; its nodes are packed in JS and cross into
+    /// Wasm at once (see `read_input`).
     pub fn snapshot(&mut self, input: JsValue, facts: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
-        let raw: RawInput = serde_wasm_bindgen::from_value(input)
-            .map_err(|e| core_error(Error::unparsable(NOT_INPUT, &e.to_string())))?;
-        let input = SnapshotInput::from_raw(raw).map_err(core_error)?;
+        let input = read_input(&input)?;
         self.run(&input, facts, opts)
     }
 

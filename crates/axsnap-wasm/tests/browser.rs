@@ -41,3 +41,8 @@ fn diff_snapshots_against_the_previous_one() {
 fn refs_survive_export_and_import() {
     common::refs_survive_export_and_import();
 }
+
+#[wasm_bindgen_test]
+fn packed_input_reads_as_serde_reads_it() {
+    common::packed_input_reads_as_serde_reads_it();
+}

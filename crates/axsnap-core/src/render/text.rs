@@ -26,7 +26,7 @@ pub struct TextRenderer<'a> {
     said: HashSet<String>,
     /// Each element's description, made once: a line that does not fit
     /// inline is laid out again, and URL compaction is not cheap.
-    described: HashMap<(NodeId, bool), Description>,
+    described: crate::tree::IdMap<(NodeId, bool), Description>,
 }
 
 /// Segments being assembled; text goes into the last text segment.
@@ -216,7 +216,7 @@ impl<'a> TextRenderer<'a> {
             urls: Vec::new(),
             url_index: HashMap::new(),
             said: HashSet::new(),
-            described: HashMap::new(),
+            described: Default::default(),
         }
     }
 

@@ -121,3 +121,52 @@ pub fn refs_survive_export_and_import() {
         assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"), "{bad}");
     }
 }
+
+/// The packer's strings and codes decode to the nodes serde reads from the
+/// same objects; inputs of another shape are left to serde.
+pub fn packed_input_reads_as_serde_reads_it() {
+    use axsnap_wasm::{read_packed, read_unpacked};
+    let same = |text: &str| {
+        let input = page(text);
+        let packed = read_packed(&input).unwrap_or_else(|| panic!("not packed: {text}"));
+        assert_eq!(packed, read_unpacked(&input).unwrap(), "{text}");
+    };
+    same(PAGE);
+    same(
+        r#"{"frames":[
+        {"key":"main","document":"L1","boxes":[7,0,0,10,10],"viewport":{"x":0,"y":0,"width":800,"height":600},
+         "clickables":[{"backendNodeId":7,"pointer":true}],
+         "nodes":[
+          {"nodeId":"1","ignored":false,"role":{"type":"internalRole","value":"RootWebArea"},"frameId":"F1","childIds":["2","3"],"backendDOMNodeId":1,
+           "name":{"type":"computedString","value":"Home","sources":[{"type":"relatedElement","attribute":"aria-labelledby","superseded":true,"value":{"type":"x"}},{"type":"contents","value":{"type":"computedString","value":"Home"}}]}},
+          {"nodeId":"2","ignored":true,"ignoredReasons":[{"name":"uninteresting","value":{"type":"boolean","value":true}}],"childIds":[]},
+          {"nodeId":"3","role":{"type":"role","value":"slider"},"childIds":[],"backendDOMNodeId":7,
+           "name":{"type":"computedString","value":"Volume","sources":[{"type":"attribute","attribute":"aria-label","value":{"type":"string","value":"Volume"}}]},
+           "description":{"type":"computedString","value":"  loud "},
+           "value":{"type":"number","value":0.5},
+           "properties":[{"name":"focusable","value":{"type":"booleanOrUndefined","value":true}},{"name":"valuemax","value":{"type":"number","value":100}},
+             {"name":"labelledby","value":{"type":"nodeList","relatedNodes":[{"backendDOMNodeId":9,"text":"Volume"},{"idref":"gone"}]}},
+             {"name":"hidden"},{"name":"list","value":{"type":"x","value":[1,2]}}]}]},
+        {"key":"F2","parent":"main","owner":7,"partial":true,"nodes":[{"nodeId":"1","name":{"type":"computedString","value":""}}]},
+        {"key":"F3","parent":"main"}]}"#,
+    );
+    // A name holding the packer's separator, a number for an id, a backend id
+    // beyond 32 bits: serde reads them.
+    for text in [
+        r#"{"nodes":[{"nodeId":"1","name":{"type":"computedString","value":"a\u0000b"}}]}"#,
+        r#"{"nodes":[{"nodeId":1,"childIds":[2]},{"nodeId":2}]}"#,
+        r#"{"nodes":[{"nodeId":"1","backendDOMNodeId":1099511627776}]}"#,
+        r#"{"result":{"nodes":[{"nodeId":"1"}]}}"#,
+    ] {
+        let input = page(text);
+        assert!(read_packed(&input).is_none(), "{text}");
+        assert!(read_unpacked(&input).is_ok(), "{text}");
+    }
+    // Malformed input keeps serde's typed error.
+    for text in [r#"{"nodes":[{"nodeId":"1","ignored":"yes"}]}"#, r#"{"nodes":{}}"#, r#"{"frames":[{"key":5,"nodes":[]}]}"#] {
+        let input = page(text);
+        assert!(read_packed(&input).is_none(), "{text}");
+        let err = Snapshotter::new().snapshot(input, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
+        assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"), "{text}");
+    }
+}
