@@ -319,6 +319,28 @@ fn a_thumbnail_link_beside_its_title_link_shares_the_line() {
 }
 
 #[test]
+fn a_thumbnail_whose_alt_text_is_its_title_with_other_quotes_shares_the_titles_line() {
+    // A CMS curls the quotes and dashes of a title as it prints it, not of
+    // the thumbnail's alt text: the same words all the same.
+    let link = |id, name, url: &str, kids: &[u32]| with(n(id, "link", name, kids), &[("url", json!(url))]);
+    let t = text(vec![
+        root(&[2, 3, 4, 6, 7, 8]),
+        link(2, "'Dracula Untold' May Get Another Chance", "https://site.test/a/1", &[]),
+        n(3, "StaticText", "Movies", &[]),
+        with(n(4, "heading", "‘Dracula Untold’ May Get Another Chance", &[5]), &[("level", json!(3))]),
+        link(5, "‘Dracula Untold’ May Get Another Chance", "https://site.test/a/1", &[]),
+        // Other words: both stay.
+        link(6, "Dracula Untold", "https://site.test/a/2", &[]),
+        with(n(7, "heading", "Dracula Untold Returns", &[8]), &[("level", json!(3))]),
+        link(8, "Dracula Untold Returns", "https://site.test/a/2", &[]),
+    ]);
+    assert_eq!(
+        t,
+        format!("{HEAD}Movies\n### [‘Dracula Untold’ May Get Another Chance](/a/1) A0 A1\n[Dracula Untold](/a/2) A2\n### Dracula Untold Returns\n[Dracula Untold Returns](/a/2) A3\n")
+    );
+}
+
+#[test]
 fn urls_clipped_to_the_same_text_stay_two_destinations() {
     let link = |id, name, url: &str| with(n(id, "link", name, &[]), &[("url", json!(url))]);
     let nodes = vec![

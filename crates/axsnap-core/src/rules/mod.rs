@@ -19,7 +19,7 @@ mod wrappers;
 
 pub use actionable::is_actionable;
 pub use text::{contains_words, is_bullet_glyph, is_preformatted};
-pub use words::{content_says, has_own_name, is_wrapper_role, readable_description};
+pub use words::{content_says, same_word_sequence, has_own_name, is_wrapper_role, readable_description};
 pub use wrappers::is_inline_formatting;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
