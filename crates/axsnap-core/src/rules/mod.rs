@@ -87,6 +87,7 @@ pub static RULES: &[Rule] = &[
     words::KEEP_WRAPPERS_THAT_SAY_MORE,
     wrappers::UNWRAP_IGNORED,
     wrappers::UNWRAP_WRAPPERS,
+    wrappers::UNWRAP_ONE_BUTTON_FORMS,
     wrappers::UNWRAP_INLINE_FORMATTING,
     wrappers::UNWRAP_FRAME_ROOTS,
     wrappers::DROP_EMPTY_CONTAINERS,
