@@ -341,6 +341,31 @@ fn a_thumbnail_whose_alt_text_is_its_title_with_other_quotes_shares_the_titles_l
 }
 
 #[test]
+fn an_archived_copy_beside_its_original_says_the_originals_url_once() {
+    let link = |id, name, url: &str| with(n(id, "link", name, &[]), &[("url", json!(url))]);
+    let original = "http://www.doc.govt.nz/reptiles-and-frogs/";
+    let nodes = vec![
+        root(&[2, 8]),
+        n(2, "paragraph", "", &[3, 4, 5, 6]),
+        link(3, "Reptiles and frogs", &format!("https://web.archive.org/web/20150129135945/{original}")),
+        n(4, "StaticText", ". Archived from ", &[]),
+        link(5, "the original", original),
+        n(6, "StaticText", " on 29 January 2015.", &[]),
+        // A copy of a URL no link beside it has stays whole.
+        n(8, "paragraph", "", &[9]),
+        link(9, "Lost page", "https://web.archive.org/web/2011/http://gone.test/page"),
+    ];
+    assert_eq!(
+        text(nodes.clone()),
+        format!("{HEAD}[Reptiles and frogs](https://web.archive.org/web/20150129135945/…) A0 . Archived from [the original](http://www.doc.govt.nz/reptiles-and-frogs/) A1 on 29 January 2015.\n[Lost page](https://web.archive.org/web/2011/http://gone.test/page) A2\n")
+    );
+    let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
+    let json_opts = Options { format: Format::Json, ..Options::default() };
+    let rows = snapshot(&input, &[], &json_opts, &mut RefTable::new()).unwrap().text;
+    assert!(rows.contains(&format!("https://web.archive.org/web/20150129135945/{original}")), "{rows}");
+}
+
+#[test]
 fn urls_clipped_to_the_same_text_stay_two_destinations() {
     let link = |id, name, url: &str| with(n(id, "link", name, &[]), &[("url", json!(url))]);
     let nodes = vec![

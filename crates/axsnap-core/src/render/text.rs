@@ -27,6 +27,9 @@ pub struct TextRenderer<'a> {
     /// Each element's description, made once: a line that does not fit
     /// inline is laid out again, and URL compaction is not cheap.
     described: HashMap<(NodeId, bool), Description>,
+    /// Links whose URL is a copy of a link's printed right after them (see
+    /// [`copies_beside`]): what the URL holds of the other is said there.
+    copies: HashMap<NodeId, usize>,
 }
 
 /// Segments being assembled; text goes into the last text segment.
@@ -204,6 +207,7 @@ impl<'a> TextRenderer<'a> {
             url_index: HashMap::new(),
             said: HashSet::new(),
             described: HashMap::new(),
+            copies: HashMap::new(),
         }
     }
 
@@ -219,6 +223,7 @@ impl<'a> TextRenderer<'a> {
 
     /// The lines, and the URLs their slots stand for.
     pub fn render(mut self, outs: &[Out]) -> Lines {
+        self.copies = copies_beside(self.tree, outs);
         self.children(outs, 0);
         let references = vec![0; self.urls.len()];
         Lines { lines: self.lines, urls: self.urls, references }
@@ -354,7 +359,9 @@ impl<'a> TextRenderer<'a> {
                         Kind::Link { same_page: true }
                     }
                     Some(u) if self.link_urls => {
-                        let shown = clip(&crate::urls::clip_opaque(u), self.max_url.map(|m| m.saturating_sub(1).max(8)));
+                        let copy = self.copies.get(&e.src).and_then(|&at| Some(format!("{}…", node.props.url.as_deref()?.get(..at)?)));
+                        let shown = copy.unwrap_or_else(|| crate::urls::clip_opaque(u));
+                        let shown = clip(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let absolute = !u.starts_with('/') && u.contains(':');
                         if absolute && d.name.as_deref().is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
                             // A link whose words are its URL is a Markdown autolink: said once.
@@ -679,4 +686,35 @@ fn skip_first_marker(children: &[Out]) -> Vec<Out> {
         out.push(c.clone());
     }
     out
+}/// How many links after a link are looked at for the one its URL copies.
+const COPY_LOOKAHEAD: usize = 3;
+
+/// Links whose URL ends with the whole URL of one of the next few links, and
+/// where that URL starts in theirs: a web archive's copy cited beside the
+/// original (Wikipedia's "Archived from the original"). The copy prints
+/// `https://web.archive.org/web/20150129135945/…`, the original's URL said
+/// once, at the original; `resolve` and the JSON format give it whole.
+fn copies_beside(tree: &Tree, outs: &[Out]) -> HashMap<NodeId, usize> {
+    fn links(outs: &[Out], found: &mut Vec<NodeId>) {
+        for out in outs {
+            if let Out::Element(e) = out {
+                if e.role == Role::Link && e.secret.is_none() {
+                    found.push(e.src);
+                }
+                links(&e.children, found);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    links(outs, &mut found);
+    let url = |id: NodeId| tree.node(id).props.url.as_deref();
+    let mut copies = HashMap::new();
+    for (i, &a) in found.iter().enumerate() {
+        let Some(outer) = url(a) else { continue };
+        let beside = found[i + 1..].iter().take(COPY_LOOKAHEAD).filter_map(|&b| url(b));
+        if let Some(prefix) = beside.filter_map(|inner| crate::urls::copy_prefix(outer, inner)).next() {
+            copies.insert(a, prefix.len());
+        }
+    }
+    copies
 }
