@@ -65,6 +65,42 @@ fn table_header_row_is_marked_and_cells_keep_their_text() {
 }
 
 #[test]
+fn a_row_whose_last_cell_holds_a_list_is_a_row_of_the_cells_before_with_the_list_under_it() {
+    let item = |id, words: &str, kids: &[u32]| vec![n(id, "listitem", "", kids), n(id + 1, "StaticText", words, &[])];
+    let mut nodes = vec![
+        root(&[2]),
+        n(2, "table", "", &[3, 10, 20]),
+        // An infobox's row: a header, then a list.
+        n(3, "row", "", &[4, 6]),
+        n(4, "rowheader", "Founders", &[5]),
+        n(5, "StaticText", "Founders", &[]),
+        n(6, "cell", "", &[7]),
+        n(7, "list", "", &[30, 32]),
+        // A list in the first cell: nested lines, as before.
+        n(10, "row", "", &[11, 13]),
+        n(11, "cell", "", &[12]),
+        n(12, "list", "", &[34, 36]),
+        n(13, "cell", "", &[14]),
+        n(14, "StaticText", "tail", &[]),
+        // Two cells holding lists: nested lines too, each cell its own.
+        n(20, "row", "", &[21, 23]),
+        n(21, "cell", "", &[22]),
+        n(22, "list", "", &[38]),
+        n(23, "cell", "", &[24]),
+        n(24, "list", "", &[40, 42]),
+    ];
+    for (id, w) in [(30, "Bill Gates"), (32, "Paul Allen"), (34, "a"), (36, "b"), (38, "c"), (40, "d"), (42, "e")] {
+        nodes.extend(item(id, w, &[id + 1]));
+    }
+    assert_eq!(
+        text(nodes),
+        format!(
+            "{HEAD}table\n | Founders |\n  - Bill Gates\n  - Paul Allen\n row\n  cell\n   - a\n   - b\n  cell tail\n row\n  cell\n   - c\n  cell\n   - d\n   - e\n"
+        )
+    );
+}
+
+#[test]
 fn lists_nest_by_indent() {
     let t = text(vec![
         root(&[2]),

@@ -531,16 +531,31 @@ impl<'a> TextRenderer<'a> {
         };
         let mut cells = Vec::new();
         let mut all_headers = true;
+        // The lines of a last cell that holds blocks, printed under the row.
+        let mut blocks: Option<Vec<Line>> = None;
+        // A list in a cell before would read as the start of the one under the row.
+        let mut list_before = false;
         for c in &e.children {
             match c {
                 c if is_blank(c) => {}
                 Out::Element(ce) if ce.role.is_cell() => {
+                    if blocks.is_some() {
+                        return fallback(self);
+                    }
                     // The cell's lines, rendered apart from the row's.
                     let outer = std::mem::take(&mut self.lines);
                     self.children(&ce.children, 0);
                     let mut sub = std::mem::replace(&mut self.lines, outer);
                     if sub.len() > 1 {
-                        return fallback(self);
+                        // An infobox's row: a header, then a list. Said as a row of the cells
+                        // before, the list under it; any other shape is nested lines.
+                        let plain = ce.reference.is_none() && self.describe(ce).description.is_none();
+                        if cells.is_empty() || list_before || !plain {
+                            return fallback(self);
+                        }
+                        blocks = Some(sub);
+                        all_headers = false;
+                        continue;
                     }
                     let mut cell = match sub.pop().map(|l| l.body) {
                         Some(crate::lines::Body::Segments(s)) => Segs(s),
@@ -558,6 +573,7 @@ impl<'a> TextRenderer<'a> {
                     let description = self.describe(ce).description.map(|d| d.replace('|', "\\|"));
                     self.push_description(&mut cell, description);
                     all_headers &= ce.role == Role::ColumnHeader;
+                    list_before |= holds_list(&ce.children);
                     cells.push(cell);
                 }
                 _ => return fallback(self),
@@ -578,6 +594,10 @@ impl<'a> TextRenderer<'a> {
             row.push_ref(r);
         }
         self.lines.push(Line::segments(depth, Kind::Row, row.0));
+        for mut line in blocks.unwrap_or_default() {
+            line.depth += depth + 1;
+            self.lines.push(line);
+        }
         if all_headers {
             let rule = format!("|{}", "-|".repeat(count));
             self.lines.push(Line::segments(depth, Kind::Row, vec![Segment::Text(rule)]));
@@ -589,6 +609,10 @@ impl<'a> TextRenderer<'a> {
         self.lines.push(Line::segments(depth, kind, head.0));
         self.children(&e.children, depth + 1);
     }
+}
+
+fn holds_list(outs: &[Out]) -> bool {
+    outs.iter().any(|o| matches!(o, Out::Element(e) if matches!(e.role, Role::List | Role::ListItem) || holds_list(&e.children)))
 }
 
 /// Trailing whitespace off a line, across its segments.
