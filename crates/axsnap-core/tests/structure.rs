@@ -101,6 +101,27 @@ fn a_row_whose_last_cell_holds_a_list_is_a_row_of_the_cells_before_with_the_list
 }
 
 #[test]
+fn a_cells_words_broken_over_lines_stay_one_cell_with_br() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "table", "", &[3, 20]),
+        n(3, "row", "", &[4, 6]),
+        n(4, "columnheader", "", &[5, 7, 8]),
+        n(5, "StaticText", "Brinell", &[]),
+        n(7, "LineBreak", "\n", &[]),
+        n(8, "StaticText", "HBW / HB", &[]),
+        n(6, "columnheader", "Vickers", &[9]),
+        n(9, "StaticText", "Vickers", &[]),
+        n(20, "row", "", &[21, 23]),
+        n(21, "cell", "", &[22]),
+        n(22, "StaticText", "293-375", &[]),
+        n(23, "cell", "", &[24]),
+        n(24, "StaticText", "310", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}table\n | Brinell <br> HBW / HB | Vickers |\n |-|-|\n | 293-375 | 310 |\n"));
+}
+
+#[test]
 fn lists_nest_by_indent() {
     let t = text(vec![
         root(&[2]),

@@ -546,6 +546,9 @@ impl<'a> TextRenderer<'a> {
                     let outer = std::mem::take(&mut self.lines);
                     self.children(&ce.children, 0);
                     let mut sub = std::mem::replace(&mut self.lines, outer);
+                    if let Some(line) = broken_words(&sub) {
+                        sub = vec![line];
+                    }
                     if sub.len() > 1 {
                         // An infobox's row: a header, then a list. Said as a row of the cells
                         // before, the list under it; any other shape is nested lines.
@@ -554,14 +557,9 @@ impl<'a> TextRenderer<'a> {
                             return fallback(self);
                         }
                         blocks = Some(sub);
-                        all_headers = false;
                         continue;
                     }
-                    let mut cell = match sub.pop().map(|l| l.body) {
-                        Some(crate::lines::Body::Segments(s)) => Segs(s),
-                        _ => Segs::default(),
-                    };
-                    cell.map_text(|t| t.replace('|', "\\|"));
+                    let mut cell = cell_words(sub.pop());
                     if let Some(r) = ce.reference {
                         if cell.is_empty() {
                             cell.0.push(Segment::Ref(r));
@@ -582,6 +580,7 @@ impl<'a> TextRenderer<'a> {
         if cells.is_empty() {
             return fallback(self);
         }
+        all_headers &= blocks.is_none();
         let count = cells.len();
         let mut row = Segs::default();
         row.push_str("|");
@@ -609,6 +608,41 @@ impl<'a> TextRenderer<'a> {
         self.lines.push(Line::segments(depth, kind, head.0));
         self.children(&e.children, depth + 1);
     }
+}
+
+/// A cell's one line as a Markdown cell: its `|` escaped.
+fn cell_words(line: Option<Line>) -> Segs {
+    let mut cell = match line.map(|l| l.body) {
+        Some(crate::lines::Body::Segments(s)) => Segs(s),
+        _ => Segs::default(),
+    };
+    cell.map_text(|t| t.replace('|', "\\|"));
+    cell
+}
+
+/// Most lines a cell's words may break over and still be one cell.
+const CELL_LINES: usize = 6;
+
+/// A cell's words broken over a few lines (`Brinell<br>HBW / HB`, an id on
+/// each line): one cell, the breaks said as `<br>`, as Markdown tables write
+/// them. `None` where the lines are more than words and links (a list, a
+/// heading, a control's line): those are blocks.
+fn broken_words(lines: &[Line]) -> Option<Line> {
+    if lines.len() < 2 || lines.len() > CELL_LINES {
+        return None;
+    }
+    let mut joined: Vec<Segment> = Vec::new();
+    for line in lines {
+        let crate::lines::Body::Segments(segs) = &line.body else { return None };
+        if line.depth != 0 || !matches!(line.kind, Kind::Text | Kind::Link { .. }) {
+            return None;
+        }
+        if !joined.is_empty() {
+            joined.push(Segment::Text(" <br> ".into()));
+        }
+        joined.extend(segs.iter().cloned());
+    }
+    Some(Line::segments(0, lines[0].kind.clone(), joined))
 }
 
 fn holds_list(outs: &[Out]) -> bool {
