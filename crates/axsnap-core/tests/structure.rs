@@ -101,6 +101,28 @@ fn a_row_whose_last_cell_holds_a_list_is_a_row_of_the_cells_before_with_the_list
 }
 
 #[test]
+fn a_row_of_one_cell_holding_blocks_is_that_cells_line() {
+    let t = text(vec![
+        root(&[2]),
+        n(2, "table", "", &[3, 9]),
+        n(3, "row", "", &[4]),
+        n(4, "columnheader", "", &[5, 7]),
+        n(5, "list", "", &[6]),
+        n(6, "listitem", "", &[10]),
+        n(10, "StaticText", "v", &[]),
+        n(7, "StaticText", "New Zealand articles", &[]),
+        n(9, "row", "", &[11]),
+        n(11, "cell", "", &[12]),
+        n(12, "list", "", &[13, 15]),
+        n(13, "listitem", "", &[14]),
+        n(14, "StaticText", "Caves", &[]),
+        n(15, "listitem", "", &[16]),
+        n(16, "StaticText", "Lakes", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}table\n th\n  - v\n  New Zealand articles\n cell\n  - Caves\n  - Lakes\n"));
+}
+
+#[test]
 fn a_cells_words_broken_over_lines_stay_one_cell_with_br() {
     let t = text(vec![
         root(&[2]),

@@ -604,6 +604,14 @@ impl<'a> TextRenderer<'a> {
     }
 
     fn row_as_block(&mut self, e: &Element, depth: usize) {
+        // A row of one cell is that cell: its `cell` or `th` line says the row.
+        let mut content = e.children.iter().filter(|c| !is_blank(c));
+        if let (Some(Out::Element(only)), None) = (content.next(), content.next()) {
+            let plain = e.reference.is_none() && !e.show_name && self.describe(e).description.is_none();
+            if only.role.is_cell() && plain {
+                return self.element(only, depth);
+            }
+        }
         let (head, kind) = self.header(e, e.show_name);
         self.lines.push(Line::segments(depth, kind, head.0));
         self.children(&e.children, depth + 1);
