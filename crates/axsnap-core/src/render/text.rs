@@ -582,14 +582,15 @@ impl<'a> TextRenderer<'a> {
         }
         all_headers &= blocks.is_none();
         let count = cells.len();
+        // The line's end closes the row (Markdown's closing `|` is optional);
+        // a row's own ref follows one, so it never reads as the last cell's.
         let mut row = Segs::default();
-        row.push_str("|");
-        for cell in cells {
-            row.push_str(" ");
+        for (i, cell) in cells.into_iter().enumerate() {
+            row.push_str(if i == 0 { "| " } else { " | " });
             row.append(cell);
-            row.push_str(" |");
         }
         if let Some(r) = e.reference {
+            row.push_str(" |");
             row.push_ref(r);
         }
         self.lines.push(Line::segments(depth, Kind::Row, row.0));
@@ -598,7 +599,7 @@ impl<'a> TextRenderer<'a> {
             self.lines.push(line);
         }
         if all_headers {
-            let rule = format!("|{}", "-|".repeat(count));
+            let rule = "|-".repeat(count);
             self.lines.push(Line::segments(depth, Kind::Row, vec![Segment::Text(rule)]));
         }
     }

@@ -354,6 +354,6 @@ mod tests {
             n(6, "cell", "", &[7]),
             n(7, "StaticText", "•", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\ntable\n | Backups | • |\n");
+        assert_eq!(t, "page \"T\"\ntable\n | Backups | •\n");
     }
 }
