@@ -88,6 +88,7 @@ pub static RULES: &[Rule] = &[
     wrappers::UNWRAP_IGNORED,
     wrappers::UNWRAP_WRAPPERS,
     wrappers::UNWRAP_ONE_BUTTON_FORMS,
+    wrappers::UNWRAP_SELECT_POPUPS,
     wrappers::UNWRAP_INLINE_FORMATTING,
     wrappers::UNWRAP_FRAME_ROOTS,
     wrappers::DROP_EMPTY_CONTAINERS,

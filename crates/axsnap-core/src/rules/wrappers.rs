@@ -50,6 +50,17 @@ pub const UNWRAP_ONE_BUTTON_FORMS: Rule = Rule {
     leave: super::on_the_way_in_only,
 };
 
+pub const UNWRAP_SELECT_POPUPS: Rule = Rule {
+    name: "unwrap-select-popups",
+    why: "a native <select>'s option list sits in a popup Chrome adds to every one; the combobox line above says it and whether it is open",
+    visit: |v| {
+        let in_select = v.node.parent.is_some_and(|p| v.tree.node(p).role == Role::ComboBox);
+        (v.node.role == Role::MenuListPopup && in_select && v.node.name.trim().is_empty() && !v.is_actionable(v.id))
+            .then_some(Action::Unwrap)
+    },
+    leave: super::on_the_way_in_only,
+};
+
 pub const UNWRAP_INLINE_FORMATTING: Rule = Rule {
     name: "unwrap-inline-formatting",
     why: "emphasis, code spans and the like change how words look, not what they say",
@@ -145,6 +156,18 @@ mod tests {
             t,
             "page \"T\"\nform\n textbox \"Email\" A0\n button \"Subscribe\" A1\nform\n button \"Yes\" A2\n button \"No\" A3\nform \"Newsletter\"\n button \"Subscribe\" A4\n"
         );
+    }
+
+    #[test]
+    fn a_selects_options_nest_under_its_combobox_without_the_popup_line() {
+        let t = text(vec![
+            root(&[2]),
+            value(n(2, "combobox", "Size", &[3]), "Small"),
+            n(3, "MenuListPopup", "", &[4, 5]),
+            n(4, "MenuListOption", "Small", &[]),
+            n(5, "MenuListOption", "Large", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\ncombobox \"Size\" A0: Small\n option \"Small\" A1\n option \"Large\" A2\n");
     }
 
     #[test]
