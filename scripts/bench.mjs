@@ -8,6 +8,7 @@
 //   npm run bench -- --flows [--flow name,name] [--no-peers]   the agent loops instead (bench-flows.mjs)
 //   npm run bench -- --apps [--app name,name] [--runs N] [--no-peers]   the fixture web apps instead (bench-apps.mjs)
 //   npm run bench -- --serializer [--runs N] [--no-build]   the Wasm core's nodes/ms on the large corpus trees (bench-serializer.mjs)
+//   npm run bench -- --native [--pages name,name] [--save F] [--compare F]   the CLI over the saved trees, no Chromium (bench-native.mjs)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,6 +21,7 @@ import { corpusDir, textForAssistiveTechnology, textRecall, summarize, describeW
 if (process.argv.includes('--flows')) await import('./bench-flows.mjs'); // it exits when done
 if (process.argv.includes('--apps')) await import('./bench-apps.mjs'); // it exits when done
 if (process.argv.includes('--serializer')) await import('./bench-serializer.mjs'); // it exits when done
+if (process.argv.includes('--native')) await import('./bench-native.mjs'); // it exits when done
 
 const BUDGET = 12000;
 const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];

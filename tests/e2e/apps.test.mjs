@@ -285,7 +285,7 @@ test('antd: pick a date in the calendar, sort the table, export from a dropdown,
   await open('antd');
   let { text } = await snap();
   await act(refOf(text, 'textbox "Delivery date"'), 'click');
-  const day = /\| 15 (A\d+)[^|]*\|/;
+  const day = /\| 15 (A\d+)/;
   ({ text } = await snapUntil((t) => day.test(t), 'the calendar\'s days have refs'));
   await check('antd');
   await act(text.match(day)[1], 'click');
@@ -293,7 +293,7 @@ test('antd: pick a date in the calendar, sort the table, export from a dropdown,
   ({ text } = await snap());
   await act(refOf(text, 'Total A'), 'click');
   ({ text } = await snap());
-  assert.match(text, /\| Gus \| 15 \|[^\n]*\n[^\n]*\| Bo \| 35 \|/, `sorted by total:\n${text}`);
+  assert.match(text, /\| Gus \| 15\b[^\n]*\n[^\n]*\| Bo \| 35\b/, `sorted by total:\n${text}`);
   await act(refOf(text, 'button "Export"'), 'click');
   ({ text } = await check('antd'));
   await act(refOf(text, 'Export as PDF'), 'click');

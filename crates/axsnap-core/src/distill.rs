@@ -511,7 +511,7 @@ fn fold_twin_links(tree: &Tree, outs: &mut Vec<Out>) {
                     // only into a title, an unnamed one has no words to move.
                     b.reference.is_some()
                         && bn.props.url.as_ref() == Some(url)
-                        && (name.trim().is_empty() || *in_heading && same_words(name, &bn.name))
+                        && (name.trim().is_empty() || *in_heading && rules::same_word_sequence(name, &bn.name))
                 })
                 .map(|(b, _)| b.also.push(r))
                 .is_some()

@@ -40,7 +40,7 @@ pub enum Kind {
     Text,
     /// `- …` or `3. …`, joined with the kind of the line it starts with.
     ListItem { numbered: bool, first: Option<Box<Kind>> },
-    /// A table row `| a | b |`, and the `|-|-|` rule under a header row.
+    /// A table row `| a | b`, and the `|-|-` rule under a header row.
     Row,
     /// A line the budget adds to say what it left out: how many lines and
     /// refs of the full snapshot it stands for.

@@ -529,6 +529,17 @@ pub fn clip_opaque(url: &str) -> String {
     out
 }
 
+/// The part of `outer` before the whole absolute URL `inner` it ends with,
+/// where `outer` is a copy of `inner` kept elsewhere: a web archive's
+/// (`https://web.archive.org/web/20150129135945/` + the page's URL, cited on
+/// Wikipedia as "Archived from the original" beside the original's link).
+/// `None` where `outer` does not end with all of `inner` after a `/`.
+pub fn copy_prefix<'a>(outer: &'a str, inner: &str) -> Option<&'a str> {
+    let is_web = |u: &str| u.starts_with("https://") || u.starts_with("http://");
+    let prefix = outer.strip_suffix(inner)?;
+    (is_web(inner) && is_web(prefix) && prefix.ends_with('/') && prefix[prefix.find("://")? + 3..].contains('/')).then_some(prefix)
+}
+
 /// The words a `*` stands for in a link's path: its words, spaces as `_`.
 pub fn starred_words(words: &str) -> String {
     words.replace(' ', "_")
@@ -618,6 +629,18 @@ mod tests {
         );
         assert_eq!(compact("https://stats.example.net/t?sr=8-1&qid=1", PAGE).unwrap(), "https://stats.example.net/t?sr=8-1&qid=1");
         assert_eq!(compact("https://twitter.com/jack/status/20?s=20&t=AbC", PAGE).unwrap(), "https://twitter.com/jack/status/20");
+    }
+
+    #[test]
+    fn a_url_ending_with_a_whole_other_url_after_a_slash_is_a_copy_of_it() {
+        use super::copy_prefix;
+        let original = "http://www.doc.govt.nz/conservation/reptiles/?a=1";
+        let archived = format!("https://web.archive.org/web/20150129135945/{original}");
+        assert_eq!(copy_prefix(&archived, original), Some("https://web.archive.org/web/20150129135945/"));
+        // Not a copy: the same URL, a path that only ends like it, a redirect's parameter.
+        assert_eq!(copy_prefix(original, original), None);
+        assert_eq!(copy_prefix("https://a.test/x/reptiles/?a=1", "/reptiles/?a=1"), None);
+        assert_eq!(copy_prefix(&format!("https://r.test/go?u={original}"), original), None);
     }
 
     #[test]

@@ -286,6 +286,18 @@ fn every_name_description_and_value_is_printed() {
 /// and its destination, in the documented form (the URL as `compact` and
 /// `clip_opaque` show it, inline, as a `[n]` reference or an autolink
 /// `<url>`, or `#[name]` for a link within the page). Over all pages ≥ 99%, no page under 95%.
+/// A copy's URL (a web archive's) printed as its prefix and `…` on `line`,
+/// the URL it copies printed whole in `text` (at the original's link).
+fn copy_of_a_printed_link(url: &str, line: &str, text: &str) -> bool {
+    let Some(at) = line.find("](").map(|_| ()).and(url.find("://")) else { return false };
+    url[at + 3..].match_indices('/').any(|(i, _)| {
+        let (prefix, inner) = url.split_at(at + 3 + i + 1);
+        line.contains(&format!("]({prefix}…)"))
+            && axsnap_core::urls::copy_prefix(url, inner).is_some()
+            && axsnap_core::urls::compact(inner, None).is_some_and(|shown| text.contains(&format!("]({})", axsnap_core::urls::clip_opaque(&shown))))
+    })
+}
+
 #[test]
 fn every_link_is_printed_with_its_destination_and_its_ref() {
     let Some(pages) = common::corpus() else { return };
@@ -329,6 +341,7 @@ fn every_link_is_printed_with_its_destination_and_its_ref() {
                     || l.contains(&format!("<{shown}>"))
                     || l.match_indices("][").any(|(i, _)| l[i + 2..].split(']').next().and_then(|k| table.get(k)) == Some(&shown))
                     || starred_links(l).any(|u| u == shown)
+                    || copy_of_a_printed_link(url, l, &text)
             });
             if printed {
                 page_kept += 1;

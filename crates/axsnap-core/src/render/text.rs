@@ -27,6 +27,9 @@ pub struct TextRenderer<'a> {
     /// Each element's description, made once: a line that does not fit
     /// inline is laid out again, and URL compaction is not cheap.
     described: crate::tree::IdMap<(NodeId, bool), Description>,
+    /// Links whose URL is a copy of a link's printed right after them (see
+    /// [`copies_beside`]): what the URL holds of the other is said there.
+    copies: HashMap<NodeId, usize>,
 }
 
 /// Segments being assembled; text goes into the last text segment.
@@ -217,6 +220,7 @@ impl<'a> TextRenderer<'a> {
             url_index: HashMap::new(),
             said: HashSet::new(),
             described: Default::default(),
+            copies: HashMap::new(),
         }
     }
 
@@ -232,6 +236,7 @@ impl<'a> TextRenderer<'a> {
 
     /// The lines, and the URLs their slots stand for.
     pub fn render(mut self, outs: &[Out]) -> Lines {
+        self.copies = copies_beside(self.tree, outs);
         self.children(outs, 0);
         let references = vec![0; self.urls.len()];
         Lines { lines: self.lines, urls: self.urls, references }
@@ -367,7 +372,9 @@ impl<'a> TextRenderer<'a> {
                         Kind::Link { same_page: true }
                     }
                     Some(u) if self.link_urls => {
-                        let shown = clip(&crate::urls::clip_opaque(u), self.max_url.map(|m| m.saturating_sub(1).max(8)));
+                        let copy = self.copies.get(&e.src).and_then(|&at| Some(format!("{}…", node.props.url.as_deref()?.get(..at)?)));
+                        let shown = copy.unwrap_or_else(|| crate::urls::clip_opaque(u));
+                        let shown = clip(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let absolute = !u.starts_with('/') && u.contains(':');
                         if absolute && d.name.as_deref().is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
                             // A link whose words are its URL is a Markdown autolink: said once.
@@ -537,22 +544,35 @@ impl<'a> TextRenderer<'a> {
         };
         let mut cells = Vec::new();
         let mut all_headers = true;
+        // The lines of a last cell that holds blocks, printed under the row.
+        let mut blocks: Option<Vec<Line>> = None;
+        // A list in a cell before would read as the start of the one under the row.
+        let mut list_before = false;
         for c in &e.children {
             match c {
                 c if is_blank(c) => {}
                 Out::Element(ce) if ce.role.is_cell() => {
+                    if blocks.is_some() {
+                        return fallback(self);
+                    }
                     // The cell's lines, rendered apart from the row's.
                     let outer = std::mem::take(&mut self.lines);
                     self.children(&ce.children, 0);
                     let mut sub = std::mem::replace(&mut self.lines, outer);
-                    if sub.len() > 1 {
-                        return fallback(self);
+                    if let Some(line) = broken_words(&sub) {
+                        sub = vec![line];
                     }
-                    let mut cell = match sub.pop().map(|l| l.body) {
-                        Some(crate::lines::Body::Segments(s)) => Segs(s),
-                        _ => Segs::default(),
-                    };
-                    cell.map_text(|t| t.replace('|', "\\|"));
+                    if sub.len() > 1 {
+                        // An infobox's row: a header, then a list. Said as a row of the cells
+                        // before, the list under it; any other shape is nested lines.
+                        let plain = ce.reference.is_none() && self.describe(ce).description.is_none();
+                        if cells.is_empty() || list_before || !plain {
+                            return fallback(self);
+                        }
+                        blocks = Some(sub);
+                        continue;
+                    }
+                    let mut cell = cell_words(sub.pop());
                     if let Some(r) = ce.reference {
                         if cell.is_empty() {
                             cell.0.push(Segment::Ref(r));
@@ -564,6 +584,7 @@ impl<'a> TextRenderer<'a> {
                     let description = self.describe(ce).description.map(|d| d.replace('|', "\\|"));
                     self.push_description(&mut cell, description);
                     all_headers &= ce.role == Role::ColumnHeader;
+                    list_before |= holds_list(&ce.children);
                     cells.push(cell);
                 }
                 _ => return fallback(self),
@@ -572,29 +593,82 @@ impl<'a> TextRenderer<'a> {
         if cells.is_empty() {
             return fallback(self);
         }
+        all_headers &= blocks.is_none();
         let count = cells.len();
+        // The line's end closes the row (Markdown's closing `|` is optional);
+        // a row's own ref follows one, so it never reads as the last cell's.
         let mut row = Segs::default();
-        row.push_str("|");
-        for cell in cells {
-            row.push_str(" ");
+        for (i, cell) in cells.into_iter().enumerate() {
+            row.push_str(if i == 0 { "| " } else { " | " });
             row.append(cell);
-            row.push_str(" |");
         }
         if let Some(r) = e.reference {
+            row.push_str(" |");
             row.push_ref(r);
         }
         self.lines.push(Line::segments(depth, Kind::Row, row.0));
+        for mut line in blocks.unwrap_or_default() {
+            line.depth += depth + 1;
+            self.lines.push(line);
+        }
         if all_headers {
-            let rule = format!("|{}", "-|".repeat(count));
+            let rule = "|-".repeat(count);
             self.lines.push(Line::segments(depth, Kind::Row, vec![Segment::Text(rule)]));
         }
     }
 
     fn row_as_block(&mut self, e: &Element, depth: usize) {
+        // A row of one cell is that cell: its `cell` or `th` line says the row.
+        let mut content = e.children.iter().filter(|c| !is_blank(c));
+        if let (Some(Out::Element(only)), None) = (content.next(), content.next()) {
+            let plain = e.reference.is_none() && !e.show_name && self.describe(e).description.is_none();
+            if only.role.is_cell() && plain {
+                return self.element(only, depth);
+            }
+        }
         let (head, kind) = self.header(e, e.show_name);
         self.lines.push(Line::segments(depth, kind, head.0));
         self.children(&e.children, depth + 1);
     }
+}
+
+/// A cell's one line as a Markdown cell: its `|` escaped.
+fn cell_words(line: Option<Line>) -> Segs {
+    let mut cell = match line.map(|l| l.body) {
+        Some(crate::lines::Body::Segments(s)) => Segs(s),
+        _ => Segs::default(),
+    };
+    cell.map_text(|t| t.replace('|', "\\|"));
+    cell
+}
+
+/// Most lines a cell's words may break over and still be one cell.
+const CELL_LINES: usize = 6;
+
+/// A cell's words broken over a few lines (`Brinell<br>HBW / HB`, an id on
+/// each line): one cell, the breaks said as `<br>`, as Markdown tables write
+/// them. `None` where the lines are more than words and links (a list, a
+/// heading, a control's line): those are blocks.
+fn broken_words(lines: &[Line]) -> Option<Line> {
+    if lines.len() < 2 || lines.len() > CELL_LINES {
+        return None;
+    }
+    let mut joined: Vec<Segment> = Vec::new();
+    for line in lines {
+        let crate::lines::Body::Segments(segs) = &line.body else { return None };
+        if line.depth != 0 || !matches!(line.kind, Kind::Text | Kind::Link { .. }) {
+            return None;
+        }
+        if !joined.is_empty() {
+            joined.push(Segment::Text(" <br> ".into()));
+        }
+        joined.extend(segs.iter().cloned());
+    }
+    Some(Line::segments(0, lines[0].kind.clone(), joined))
+}
+
+fn holds_list(outs: &[Out]) -> bool {
+    outs.iter().any(|o| matches!(o, Out::Element(e) if matches!(e.role, Role::List | Role::ListItem) || holds_list(&e.children)))
 }
 
 /// Trailing whitespace off a line, across its segments.
@@ -692,4 +766,35 @@ fn skip_first_marker(children: &[Out]) -> Vec<Out> {
         out.push(c.clone());
     }
     out
+}/// How many links after a link are looked at for the one its URL copies.
+const COPY_LOOKAHEAD: usize = 3;
+
+/// Links whose URL ends with the whole URL of one of the next few links, and
+/// where that URL starts in theirs: a web archive's copy cited beside the
+/// original (Wikipedia's "Archived from the original"). The copy prints
+/// `https://web.archive.org/web/20150129135945/…`, the original's URL said
+/// once, at the original; `resolve` and the JSON format give it whole.
+fn copies_beside(tree: &Tree, outs: &[Out]) -> HashMap<NodeId, usize> {
+    fn links(outs: &[Out], found: &mut Vec<NodeId>) {
+        for out in outs {
+            if let Out::Element(e) = out {
+                if e.role == Role::Link && e.secret.is_none() {
+                    found.push(e.src);
+                }
+                links(&e.children, found);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    links(outs, &mut found);
+    let url = |id: NodeId| tree.node(id).props.url.as_deref();
+    let mut copies = HashMap::new();
+    for (i, &a) in found.iter().enumerate() {
+        let Some(outer) = url(a) else { continue };
+        let beside = found[i + 1..].iter().take(COPY_LOOKAHEAD).filter_map(|&b| url(b));
+        if let Some(prefix) = beside.filter_map(|inner| crate::urls::copy_prefix(outer, inner)).next() {
+            copies.insert(a, prefix.len());
+        }
+    }
+    copies
 }

@@ -19,7 +19,7 @@ mod wrappers;
 
 pub use actionable::is_actionable;
 pub use text::{contains_words, is_bullet_glyph, is_preformatted};
-pub use words::{content_says, has_own_name, is_wrapper_role, readable_description};
+pub use words::{content_says, same_word_sequence, has_own_name, is_wrapper_role, readable_description};
 pub use wrappers::is_inline_formatting;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,8 @@ pub static RULES: &[Rule] = &[
     words::KEEP_WRAPPERS_THAT_SAY_MORE,
     wrappers::UNWRAP_IGNORED,
     wrappers::UNWRAP_WRAPPERS,
+    wrappers::UNWRAP_ONE_BUTTON_FORMS,
+    wrappers::UNWRAP_SELECT_POPUPS,
     wrappers::UNWRAP_INLINE_FORMATTING,
     wrappers::UNWRAP_FRAME_ROOTS,
     wrappers::DROP_EMPTY_CONTAINERS,

@@ -106,6 +106,9 @@ pub const DROP_LABEL_ECHOING_ITS_CONTROL: Rule = Rule {
         }
         let label = label_ancestor(v, v.id)?;
         let tree = v.tree;
+        if names_a_control_elsewhere(v, label) {
+            return Some(Action::Remove);
+        }
         // The labelled control sits inside the label or next to it.
         let scope = tree.node(label).parent.unwrap_or(label);
         let mut stack = vec![scope];
@@ -127,6 +130,24 @@ pub const DROP_LABEL_ECHOING_ITS_CONTROL: Rule = Rule {
     },
     leave: super::on_the_way_in_only,
 };
+
+/// A `<label for>` away from its field (in a `<dt>` beside the field's
+/// `<dd>`, in the table cell before the field's): Chrome says which control
+/// it names, so the words are its name wherever the two sit. Only a
+/// `<label>`, never an `aria-labelledby` target (a heading, a sentence), and
+/// only one that is the whole name: where two labels name one field (one of
+/// them meant for the field beside it), each stays where it is drawn.
+fn names_a_control_elsewhere(v: &Visit, label: NodeId) -> bool {
+    let tree = v.tree;
+    let node = tree.node(label);
+    // A label that is itself a control (a drawn toggle over a hidden box) keeps its words.
+    let Some(backend) = node.backend_id.filter(|_| node.role == Role::LabelText && !v.is_actionable(label)) else { return false };
+    tree.relations.iter().any(|&(control, b)| {
+        let c = tree.node(control);
+        b == backend && c.frame == node.frame && v.is_actionable(control) && c.role != Role::Link
+            && crate::words::same_words(&c.name, &v.node.name)
+    })
+}
 
 fn label_ancestor(v: &Visit, id: NodeId) -> Option<NodeId> {
     for p in v.tree.ancestors(id).take(4) {
@@ -252,6 +273,36 @@ mod tests {
     }
 
     #[test]
+    fn a_label_for_a_field_elsewhere_says_its_words_once_as_the_fields_name() {
+        use serde_json::json;
+        // <dl><dt><label for=email>Email</label></dt><dd><input id=email></dd></dl>
+        let labelled = |node, label: i64| {
+            let mut node: crate::cdp::AxNode = node;
+            node.properties.push(crate::cdp::AxProperty {
+                name: "labelledby".into(),
+                value: serde_json::from_value(json!({ "type": "nodeList", "relatedNodes": [{ "backendDOMNodeId": label }] })).unwrap(),
+            });
+            node
+        };
+        let t = text(vec![
+            root(&[2]),
+            n(2, "DescriptionList", "", &[3, 6, 8, 11]),
+            n(3, "term", "", &[4]),
+            n(4, "LabelText", "", &[5]),
+            n(5, "StaticText", "Email", &[]),
+            n(6, "definition", "", &[7]),
+            labelled(n(7, "textbox", "Email", &[]), 104),
+            // Labelled by a sentence (aria-labelledby), not a <label>: the sentence stays.
+            n(8, "term", "", &[9]),
+            n(9, "paragraph", "", &[10]),
+            n(10, "StaticText", "Your city", &[]),
+            n(11, "definition", "", &[12]),
+            labelled(n(12, "textbox", "Your city", &[]), 109),
+        ]);
+        assert_eq!(t, "page \"T\"\ntextbox \"Email\" A0\nYour city\ntextbox \"Your city\" A1\n");
+    }
+
+    #[test]
     fn label_text_a_link_in_the_label_repeats_stays() {
         let t = text(vec![
             root(&[2]),
@@ -303,6 +354,6 @@ mod tests {
             n(6, "cell", "", &[7]),
             n(7, "StaticText", "•", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\ntable\n | Backups | • |\n");
+        assert_eq!(t, "page \"T\"\ntable\n | Backups | •\n");
     }
 }

@@ -16,6 +16,14 @@ fn words(s: &str) -> impl Iterator<Item = String> + '_ {
     s.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase)
 }
 
+/// The same words in the same order, whatever the punctuation, quotes and
+/// ASCII case around them: `'Dracula Untold' May Get…` says what
+/// `‘Dracula Untold’ May Get…` says (a CMS writes the image's alt text with
+/// straight quotes, the title with curly ones).
+pub fn same_word_sequence(a: &str, b: &str) -> bool {
+    words(a).eq(words(b))
+}
+
 /// The words `id` shows below it: its text, its images' alt texts and its
 /// controls' names.
 fn shown_below(tree: &Tree, id: NodeId) -> Vec<String> {
@@ -115,6 +123,16 @@ mod tests {
         let mut node = node;
         node.description = val(json!(title));
         node
+    }
+
+    #[test]
+    fn the_same_word_sequence_ignores_quotes_dashes_and_ascii_case_but_not_words_or_order() {
+        use super::same_word_sequence;
+        assert!(same_word_sequence("'Dracula Untold' May Get Another Chance", "‘Dracula Untold’ May Get Another Chance"));
+        assert!(same_word_sequence("The Great Wall - A Review", "The Great Wall – a review"));
+        assert!(!same_word_sequence("Dracula Untold", "Dracula Untold Returns"));
+        assert!(!same_word_sequence("Untold Dracula", "Dracula Untold"));
+        assert!(!same_word_sequence("Photo", "Other title"));
     }
 
     #[test]

@@ -32,6 +32,35 @@ pub const UNWRAP_WRAPPERS: Rule = Rule {
     leave: super::on_the_way_in_only,
 };
 
+/// How many nodes below a form are read to tell a one-button form.
+const FORM_SCAN: usize = 64;
+
+pub const UNWRAP_ONE_BUTTON_FORMS: Rule = Rule {
+    name: "unwrap-one-button-forms",
+    why: "a form with one button and nothing to fill in is how HTML makes a button that posts (Rails' button_to, a star or follow button); the button says it all",
+    visit: |v| {
+        if v.node.role != Role::Form || !v.node.name.trim().is_empty() || v.node.description.is_some() {
+            return None;
+        }
+        let mut controls = v.tree.descendants(v.id).take(FORM_SCAN + 1).filter(|&d| v.is_actionable(d));
+        let one_button = matches!(controls.next(), Some(b) if v.tree.node(b).role == Role::Button) && controls.next().is_none();
+        let small = v.tree.descendants(v.id).nth(FORM_SCAN).is_none();
+        (one_button && small).then_some(Action::Unwrap)
+    },
+    leave: super::on_the_way_in_only,
+};
+
+pub const UNWRAP_SELECT_POPUPS: Rule = Rule {
+    name: "unwrap-select-popups",
+    why: "a native <select>'s option list sits in a popup Chrome adds to every one; the combobox line above says it and whether it is open",
+    visit: |v| {
+        let in_select = v.node.parent.is_some_and(|p| v.tree.node(p).role == Role::ComboBox);
+        (v.node.role == Role::MenuListPopup && in_select && v.node.name.trim().is_empty() && !v.is_actionable(v.id))
+            .then_some(Action::Unwrap)
+    },
+    leave: super::on_the_way_in_only,
+};
+
 pub const UNWRAP_INLINE_FORMATTING: Rule = Rule {
     name: "unwrap-inline-formatting",
     why: "emphasis, code spans and the like change how words look, not what they say",
@@ -97,6 +126,48 @@ mod tests {
             n(5, "checkbox", "Gift", &[]),
         ]);
         assert_eq!(t, "page \"T\"\ngroup \"Shipping\"\n checkbox \"Express\" A0\ncheckbox \"Gift\" A1\n");
+    }
+
+    #[test]
+    fn a_form_holding_one_button_and_nothing_to_fill_in_prints_only_the_button() {
+        let t = text(vec![
+            root(&[2]),
+            n(2, "form", "", &[3]),
+            n(3, "generic", "", &[4]),
+            n(4, "button", "Star this repository", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\nbutton \"Star this repository\" A0\n");
+    }
+
+    #[test]
+    fn a_form_with_a_field_a_second_button_or_a_name_stays_a_form() {
+        let t = text(vec![
+            root(&[2, 5, 8]),
+            n(2, "form", "", &[3, 4]),
+            n(3, "textbox", "Email", &[]),
+            n(4, "button", "Subscribe", &[]),
+            n(5, "form", "", &[6, 7]),
+            n(6, "button", "Yes", &[]),
+            n(7, "button", "No", &[]),
+            n(8, "form", "Newsletter", &[9]),
+            n(9, "button", "Subscribe", &[]),
+        ]);
+        assert_eq!(
+            t,
+            "page \"T\"\nform\n textbox \"Email\" A0\n button \"Subscribe\" A1\nform\n button \"Yes\" A2\n button \"No\" A3\nform \"Newsletter\"\n button \"Subscribe\" A4\n"
+        );
+    }
+
+    #[test]
+    fn a_selects_options_nest_under_its_combobox_without_the_popup_line() {
+        let t = text(vec![
+            root(&[2]),
+            value(n(2, "combobox", "Size", &[3]), "Small"),
+            n(3, "MenuListPopup", "", &[4, 5]),
+            n(4, "MenuListOption", "Small", &[]),
+            n(5, "MenuListOption", "Large", &[]),
+        ]);
+        assert_eq!(t, "page \"T\"\ncombobox \"Size\" A0: Small\n option \"Small\" A1\n option \"Large\" A2\n");
     }
 
     #[test]
