@@ -254,6 +254,9 @@ function tokenParts(text) {
   return { url_tokens: tokens(urls), ref_tokens: tokens(refs), repeated_tokens: tokens(repeated) };
 }
 
+const wordsOf = (s) => s.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((w) => w.toLowerCase()).join(' ');
+const sameWords = (a, b) => wordsOf(a) === wordsOf(b);
+
 async function completeness(fullJson, fullText) {
   const rows = JSON.parse(fullJson);
   // [depth, role, name, props, ref, twin]: a twin link folded into its line
@@ -271,7 +274,8 @@ async function completeness(fullJson, fullText) {
     backendIds.add(res.backendNodeId);
     if (!refByBackend.has(res.backendNodeId)) refByBackend.set(res.backendNodeId, row[4]);
     const role = DISPLAY[res.role] || res.role;
-    const nameOk = row[2] === '' || squash(res.name) === row[2] || row[2].endsWith('…') || (row[5] && squash(res.name) === '');
+    // A twin says the line's words, whatever its quotes, dashes and case (README, twin links).
+    const nameOk = row[2] === '' || squash(res.name) === row[2] || row[2].endsWith('…') || (row[5] && (squash(res.name) === '' || sameWords(res.name, row[2])));
     if (role !== row[1] || !nameOk) {
       mismatched++;
       examples.push(`${row[4]}: line ${row[1]} ${JSON.stringify(row[2])} vs resolved ${res.role} ${JSON.stringify(res.name)}`);
