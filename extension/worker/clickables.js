@@ -147,7 +147,7 @@ export function readPositions(doc, strings) {
   const out = [];
   const { attributes, backendNodeId } = doc.nodes;
   (attributes || []).forEach((list, i) => {
-    const fact = positionOf(backendNodeId[i], (list || []).map((s) => strings[s]));
+    const fact = list ? positionOf(backendNodeId[i], list, (s) => strings[s]) : null;
     if (fact) out.push(fact);
   });
   return out;
@@ -155,16 +155,19 @@ export function readPositions(doc, strings) {
 
 /**
  * An element's place in a long list from its attributes (name, value, …), or null.
- * @param {number} backendNodeId  @param {string[]} attributes
+ * `text` reads one entry (a DOMSnapshot gives string indices): the list is
+ * not copied, since every element of a large page passes here.
+ * @template T
+ * @param {number} backendNodeId  @param {T[]} attributes  @param {(a: T) => string} [text]
  * @returns {{backendNodeId:number, count?:number, index?:number}|null}
  */
-export function positionOf(backendNodeId, attributes) {
+export function positionOf(backendNodeId, attributes, text = (a) => /** @type {any} */ (a)) {
   let fact = null;
   for (let k = 0; k + 1 < attributes.length; k += 2) {
-    const name = attributes[k];
+    const name = text(attributes[k]);
     const key = COUNTS.has(name) ? 'count' : INDICES.has(name) ? 'index' : null;
     if (!key) continue;
-    const v = Number.parseInt(attributes[k + 1], 10);
+    const v = Number.parseInt(text(attributes[k + 1]), 10);
     if (v > 0) (fact ||= { backendNodeId })[key] = v;
   }
   return fact;
