@@ -65,14 +65,14 @@ async function call(c, name, args) {
   return text;
 }
 
-/** The ref on the line naming `needle`: axsnap's `… "Email" A3`, chrome-devtools-mcp's `uid=1_4 textbox "Email"`. */
+/** The ref on the line naming `needle`: axsnap's `textbox A3 "Email"`, chrome-devtools-mcp's `uid=1_4 textbox "Email"`. */
 function idOn(text, needle, re) {
   const line = text.split('\n').find((l) => l.includes(needle));
   const m = line && line.match(re);
   if (!m) throw new Error(`no id on the line with ${needle}:\n${text}`);
   return m[1];
 }
-const axRef = (t, n) => idOn(t, n, / (A\d+)\b/);
+const axRef = (t, n) => idOn(t, n, /(?:^|\s)(A\d+)\b/);
 const cdtUid = (t, n) => idOn(t, n, /uid=(\S+)/);
 
 const signIn = server.url('/agent.html');

@@ -149,7 +149,7 @@ export function hiddenChanges(before, after, diff) {
     return [m[1], ...under.slice(0, Number(m[2]))];
   });
   const said = (marks) => entries.filter((e) => marks.includes(e.mark)).map((e) => e.line);
-  const refOf = (l) => l.match(/ (A\d+)\b/)?.[1];
+  const refOf = (l) => l.match(/(?:^|\s)(A\d+)\b/)?.[1];
   const changedRefs = new Set(said('~').map(refOf).filter(Boolean));
   // A line of words that only moved in depth is changed, not removed.
   const changedWords = new Set(said('~').filter((l) => !refOf(l)).map((l) => l.trim()));

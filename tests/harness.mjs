@@ -154,12 +154,23 @@ export function webCall(frame, msg) {
   return frame.evaluate(([id, m]) => chrome.runtime.sendMessage(id, m), [EXTENSION_ID, msg]);
 }
 
-/** The snapshot line holding `needle`, and the ref on it. */
+/**
+ * The ref of what `needle` names: a control as `role "name"` (printed
+ * `role A3 "name"`), or any words, whose ref is the nearest before them on
+ * their line (`A5 [Docs](/docs)`, `clickable A7 Delete card`), else the
+ * first after.
+ */
 export function refOf(text, needle) {
+  const control = /^([a-z]+) (".*")$/.exec(needle);
+  if (control) {
+    const quoted = control[2].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const m = new RegExp(`(?:^|\\s)${control[1]} (A\\d+)(?: A\\d+)* ${quoted}`).exec(text);
+    if (m) return m[1];
+  }
   const line = text.split('\n').find((l) => l.includes(needle));
   if (!line) throw new Error(`no line with ${JSON.stringify(needle)} in:\n${text}`);
-  const after = line.slice(line.indexOf(needle));
-  const m = after.match(/ (A\d+)\b/) || line.match(/ (A\d+)\b/);
+  const before = [...line.slice(0, line.indexOf(needle)).matchAll(/(?:^|\s)(A\d+)\b/g)].at(-1);
+  const m = before || line.slice(line.indexOf(needle)).match(/(?:^|\s)(A\d+)\b/);
   if (!m) throw new Error(`no ref on line ${JSON.stringify(line)}`);
   return m[1];
 }

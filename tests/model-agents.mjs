@@ -26,7 +26,7 @@ export function pages(turns) {
  * `+ ` lines come after the line printed before them (context lines, `  `, only say where). */
 function patched(text, diff) {
   const lines = text.split('\n');
-  const refOf = (l) => l.match(/ (A\d+)\b/)?.[1];
+  const refOf = (l) => l.match(/(?:^|\s)(A\d+)\b/)?.[1];
   let at = -1;
   for (const d of diff.split('\n').slice(1)) {
     const [mark, line] = [d[0], d.slice(2)];
@@ -78,17 +78,17 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The line of an element, found by role and name as a reader of the snapshot would:
- * `textbox "Email" A3`, `button "Sign in" A7`, `[Pro](/p/3) A9`, and an
+ * `textbox A3 "Email"`, `button A7 "Sign in"`, `A9 [Pro](/p/3)`, and an
  * element the page made clickable, named by the words after its ref: `clickable A5 Delete card`.
  * @returns {{ref:string, line:string}|null}
  */
 export function find(text, role, name) {
   const n = name instanceof RegExp ? name.source : escape(name);
   const re = role === 'link'
-    ? new RegExp(`\\[(?:${n})\\]\\([^)]*\\) (A\\d+)|#\\[(?:${n})\\] (A\\d+)`, 'i')
+    ? new RegExp(`(A\\d+) \\[(?:${n})\\]\\([^)]*\\)|(A\\d+) #\\[(?:${n})\\]`, 'i')
     : /^(clickable|droptarget)$/.test(role)
       ? new RegExp(`${role} (A\\d+)(?: desc="[^"]*")? (?:${n})$`, 'i')
-      : new RegExp(`${role} "(?:${n})" (A\\d+)`, 'i');
+      : new RegExp(`${role} (A\\d+) "(?:${n})"`, 'i');
   for (const line of text.split('\n')) {
     const m = line.match(re);
     if (m) return { ref: m[1] || m[2], line };

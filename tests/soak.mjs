@@ -33,7 +33,7 @@ function random(seed) {
 /** Rows of a snapshot: [role, name, ref] of each element line. */
 function elements(text) {
   const out = [];
-  for (const m of (text || '').matchAll(/^\s*(button|textbox|checkbox) "([^"]*)" (A\d+)/gm)) out.push({ role: m[1], name: m[2], ref: m[3] });
+  for (const m of (text || '').matchAll(/^\s*(button|textbox|checkbox) (A\d+) "([^"]*)"/gm)) out.push({ role: m[1], name: m[3], ref: m[2] });
   return out;
 }
 

@@ -2,9 +2,10 @@
 // title and URL, and for each ref the element's role, name, whether it is a
 // secret field and whether it sits in a form that holds a secret or payment
 // field. Read from the text the model reads (one space of indent per level,
-// refs after what they name: a quoted name, a link's words, or the words
-// that follow the ref of an element without a name of its own), and page text handed to the model is fenced
-// so that it can never pass for the conversation.
+// refs before what they name: after the role word and before a quoted name
+// (`button A7 "Pay"`), before a link (`A5 [Docs](/docs)`), or before the
+// words of an element without a name of its own), and page text handed to
+// the model is fenced so that it can never pass for the conversation.
 
 /**
  * @typedef {{ref:string, role:string, name:string, line:string, secret:string|null, filled:boolean,
@@ -14,8 +15,13 @@
 /** Names that mean payment data even where the page did not mark the field. */
 const PAYMENT_NAME = /\b(card ?number|credit card|debit card|cvc|cvv|csc|security code|iban|expir(y|ation)( date)?)\b/i;
 
-const REF_AFTER_NAME = /(?:^|\s)(?:- |\d+\. )?([a-z]+) "((?:[^"\\]|\\.)*)" ((?:A\d+ ?)+)/g;
-const LINK = /#?\[((?:[^\]\\]|\\.)*)\](?:\(([^)]*)\)|\[\d+\])? ((?:A\d+ ?)+)/g;
+const REF_THEN_NAME = /(?:^|\s)(?:- |\d+\. )?([a-z]+) ((?:A\d+ )+)"((?:[^"\\]|\\.)*)"/g;
+const LINK = /((?:A\d+ )+)#?\[((?:[^\]\\]|\\.)*)\](?:\(([^)]*)\)|\[\d+\])?/g;
+/**
+ * An element whose words are a link inside it, its ref and the link's side
+ * by side: `option A6 A7 [Berlin](/b)`. The first ref is the element's.
+ */
+const HOLDS_LINK = /^(?:[-~+] +)?(?:- |\d+\. )?(option|row|listitem|cell|gridcell|treeitem|menuitem|tab|heading|article|clickable) (A\d+) (?=(?:A\d+ )+#?\[)/;
 /**
  * An element named by its words rather than a quoted name: the role word,
  * its ref, then what it shows (`clickable A7 Move to Doing`, `droptarget A9
@@ -57,11 +63,14 @@ export function refFacts(text) {
     const body = line.trimStart();
     if (/^form\b/.test(body)) { forms.push({ depth, sensitive: false, refs: [] }); continue; }
     const found = [];
-    for (const m of body.matchAll(REF_AFTER_NAME)) {
-      for (const ref of m[3].trim().split(' ')) found.push({ ref, role: m[1], name: m[2] });
+    for (const m of body.matchAll(REF_THEN_NAME)) {
+      for (const ref of m[2].trim().split(' ')) found.push({ ref, role: m[1], name: m[3] });
     }
+    const holder = HOLDS_LINK.exec(body);
     for (const m of body.matchAll(LINK)) {
-      for (const ref of m[3].trim().split(' ')) found.push({ ref, role: 'link', name: m[1], url: m[2] || null });
+      for (const ref of m[1].trim().split(' ')) {
+        found.push(holder && ref === holder[2] ? { ref, role: holder[1], name: m[2] } : { ref, role: 'link', name: m[2], url: m[3] || null });
+      }
     }
     const worded = found.length ? null : ROLE_THEN_REF.exec(body);
     if (worded) {

@@ -59,7 +59,7 @@ test('the dashboard on app.test: waits for the person, lists the tabs it may rea
   await targetButton.waitFor({ timeout: 5000 });
   await targetButton.click();
   const view = app.getByLabel('Snapshot text');
-  await app.waitForFunction(() => /button "Press me" A\d+/.test(document.getElementById('view').textContent));
+  await app.waitForFunction(() => /button A\d+ "Press me"/.test(document.getElementById('view').textContent));
   assert.match(await app.textContent('#view-info'), new RegExp(`^Tab ${targetId}: \\d+ tokens, \\d+ refs`));
   const text = await view.textContent();
   assert.match(text, /^page "Site" http:\/\/other\.test:\d+\/site\.html/);
@@ -70,7 +70,7 @@ test('the dashboard on app.test: waits for the person, lists the tabs it may rea
   await app.getByRole('button', { name: 'Run' }).click();
   await app.getByText(/^Done: click A\d+$/).waitFor();
   assert.equal(await target.textContent('#press'), 'Pressed');
-  await app.waitForFunction(() => /button "Pressed" A\d+/.test(document.getElementById('view').textContent), null, { timeout: 5000 });
+  await app.waitForFunction(() => /button A\d+ "Pressed"/.test(document.getElementById('view').textContent), null, { timeout: 5000 });
   // A failure shows its code.
   await app.getByLabel('Ref').fill('A999');
   await app.getByRole('button', { name: 'Run' }).click();
@@ -198,7 +198,7 @@ test('watch: changes pushed over the port at a bounded rate, unwatch, at most 4 
     return { first: window.sub.first, once: once.error.code, commands: window.ax.info.commands };
   });
   assert.match(started.first.watch, /^w\d+$/);
-  assert.match(started.first.text, /button "Press me" A\d+/);
+  assert.match(started.first.text, /button A\d+ "Press me"/);
   assert.equal(started.once, 'bad_request', 'a single message cannot carry events');
   assert.ok(started.commands.includes('watch'));
 

@@ -47,7 +47,7 @@ test('npm run package builds a zip of only what the extension loads, and it load
   const snap = await b.call({ cmd: 'snapshot', tabId });
   assert.equal(snap.ok, true, JSON.stringify(snap.error));
   assert.match(snap.text, /^page "axsnap demo: a small shop"/);
-  assert.match(snap.text, /textbox "Password" A\d+ secret=current-password/);
+  assert.match(snap.text, /textbox A\d+ "Password" secret=current-password/);
   const click = await b.call({ cmd: 'act', tabId, ref: refOf(snap.text, 'Keep me signed in'), action: 'uncheck' });
   assert.equal(click.ok, true, JSON.stringify(click.error));
 });

@@ -8,25 +8,25 @@ import { compact } from '../../extension/agent/loop.js';
 const DEMO = `page "axsnap demo: a small shop" http://127.0.0.1:46521/demo.html
 header
  nav "Main"
-  - [Shop](/demo.html) A0
-  - #[Deals] A1
+  - A0 [Shop](/demo.html)
+  - A1 #[Deals]
  search
-  searchbox "Search products" A3
-  button "Search" A4
+  searchbox A3 "Search products"
+  button A4 "Search"
 main
- | [Hand mill](/g/1) A6 | $39 | Ceramic |
+ | A6 [Hand mill](/g/1) | $39 | Ceramic |
  form
-  textbox "Email" A9 required
-  textbox "Password" A10 secret=current-password filled
-  checkbox "Keep me signed in" A11 checked
-  button "Sign in" A12
+  textbox A9 "Email" required
+  textbox A10 "Password" secret=current-password filled
+  checkbox A11 "Keep me signed in" checked
+  button A12 "Sign in"
  form
-  textbox "Coupon" A14
-  button "Apply" A15
+  textbox A14 "Coupon"
+  button A15 "Apply"
  form "Pay"
   group "Card"
-   textbox "Card number" A16
-  button "Place order" A17`;
+   textbox A16 "Card number"
+  button A17 "Place order"`;
 
 const scope = () => ({ startTab: 1, sites: new Set(['127.0.0.1']), tabs: new Set([1]) });
 
@@ -36,6 +36,10 @@ test('facts: role, name, secret, and whether a form holds a secret or payment fi
   assert.deepEqual([f.get('A0').role, f.get('A0').name, f.get('A0').url], ['link', 'Shop', '/demo.html']);
   assert.deepEqual([f.get('A1').role, f.get('A1').name], ['link', 'Deals']);
   assert.deepEqual([f.get('A6').role, f.get('A6').name], ['link', 'Hand mill']);
+  const held = refFacts('listbox A20\n option A21 A22 [Berlin](/b)\n option A23 "Paris"');
+  assert.deepEqual([held.get('A21').role, held.get('A21').name], ['option', 'Berlin'], 'an element holding a link: its ref comes first');
+  assert.deepEqual([held.get('A22').role, held.get('A22').url], ['link', '/b']);
+  assert.deepEqual([held.get('A23').role, held.get('A23').name], ['option', 'Paris']);
   assert.equal(f.get('A10').secret, 'current-password');
   assert.equal(f.get('A10').filled, true);
   assert.equal(f.get('A9').secret, null);
@@ -67,10 +71,10 @@ test('clicks whose names mean buying, paying, sending, deleting or publishing wa
 
 test('a drag is asked about as a click on what it drags, and by the name of where it drops', () => {
   const board = refFacts(`page "Board" http://127.0.0.1:1/
- clickable "Write report" A4
- clickable "Doing" A7
- clickable "Trash" A8
- button "Delete card" A9`);
+ clickable A4 "Write report"
+ clickable A7 "Doing"
+ clickable A8 "Trash"
+ button A9 "Delete card"`);
   const drag = (from, to) => checkAct({ action: 'drag', fact: board.get(from), toFact: board.get(to), pageHasSecret: false, scope: scope() });
   assert.equal(drag('A4', 'A7'), null, 'a card onto a column');
   assert.equal(drag('A4', 'A8'), null, 'trash is not on the list');
@@ -95,7 +99,7 @@ droptarget A10 Delete
 th A12 Due
 clickable A13 img "Delete"
 paper A14 size
- button "Delete card" A15`);
+ button A15 "Delete card"`);
   const named = (ref) => [board.get(ref)?.role, board.get(ref)?.name];
   assert.deepEqual(named('A4'), ['clickable', 'Write report']);
   assert.deepEqual(named('A5'), ['clickable', '→ Doing'], 'a description is not its name');

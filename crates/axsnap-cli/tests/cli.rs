@@ -29,7 +29,7 @@ const PAGE: &str = r#"{"nodes":[
 fn prints_a_snapshot_from_stdin() {
     let (code, out, _) = axsnap(&["-"], PAGE);
     assert_eq!(code, 0);
-    assert_eq!(out, "page \"Hi\"\nbutton \"Go\" A0\n");
+    assert_eq!(out, "page \"Hi\"\nbutton A0 \"Go\"\n");
 }
 
 #[test]
@@ -54,7 +54,7 @@ fn secrets_file_redacts() {
     std::fs::write(&secrets, r#"[{"frame":"main","backendNodeId":2,"reason":"password"}]"#).unwrap();
     let (code, out, _) = axsnap(&["--secrets", secrets.to_str().unwrap(), "-"], PAGE);
     assert_eq!(code, 0);
-    assert!(out.contains("button \"Go\" A0 secret=password\n"), "{out}");
+    assert!(out.contains("button A0 \"Go\" secret=password\n"), "{out}");
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn option_flags_go_through_the_core_parser() {
     assert_eq!((code, err.as_str()), (2, "axsnap: --max-chars needs a whole number\n"));
     // 0 means no limit, here as in the extension: text is not clipped to nothing.
     let (code, out, _) = axsnap(&["--max-text", "0", "-"], PAGE);
-    assert_eq!((code, out.as_str()), (0, "page \"Hi\"\nbutton \"Go\" A0\n"));
+    assert_eq!((code, out.as_str()), (0, "page \"Hi\"\nbutton A0 \"Go\"\n"));
 }
 
 #[test]
@@ -137,7 +137,7 @@ fn diff_prints_what_changed_between_two_dumps() {
     std::fs::write(&new, page.replace(r#""Go"},"childIds":[]"#, r#""Go"},"properties":[{"name":"disabled","value":{"type":"boolean","value":true}}],"childIds":[]"#)).unwrap();
     let (code, out, err) = axsnap(&["diff", old.to_str().unwrap(), new.to_str().unwrap()], "");
     assert_eq!((code, err.as_str()), (0, ""));
-    assert_eq!(out, "1 changed\n~ button \"Go\" A0 disabled\n");
+    assert_eq!(out, "1 changed\n~ button A0 \"Go\" disabled\n");
     let (code, _, err) = axsnap(&["diff", old.to_str().unwrap()], "");
     assert_eq!((code, err.as_str()), (2, "axsnap: axsnap diff takes two input files: OLD NEW\n"));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -29,37 +29,65 @@ pub fn printed(doc: &Lines) -> Vec<Printed> {
 }
 
 fn printed_line(doc: &Lines, l: &Line) -> Printed {
-    let (mut text, mut head, mut in_head) = (String::new(), String::new(), true);
+    // `bare` is the text without its refs, for the line's head.
+    let (mut text, mut bare) = (String::new(), String::new());
     let mut refs = Vec::new();
     let segments: &[Segment] = match &l.body {
         Body::Segments(s) => s,
         _ => &[],
     };
+    let mut after_ref = false;
     for seg in segments {
         match seg {
-            Segment::Text(t) => text.push_str(t),
+            Segment::Text(t) => {
+                text.push_str(t);
+                // A ref sits before what it names (`A5 [Docs](/d)`): its space goes with it.
+                bare.push_str(if after_ref { t.strip_prefix(' ').unwrap_or(t) } else { t });
+            }
             Segment::Url(i) => {
-                text.push('(');
-                text.push_str(doc.urls.get(*i).map_or("", String::as_str));
-                text.push(')');
+                let url = doc.urls.get(*i).map_or("", String::as_str);
+                for s in [&mut text, &mut bare] {
+                    s.push('(');
+                    s.push_str(url);
+                    s.push(')');
+                }
             }
             Segment::Ref(n) => {
-                if in_head {
-                    head = text.trim_end().to_string();
-                    in_head = false;
-                }
                 refs.push(*n);
                 push_ref(&mut text, *n);
+                bare.truncate(bare.trim_end().len());
             }
         }
+        after_ref = matches!(seg, Segment::Ref(_));
     }
     if let Body::Note(t) | Body::Row(crate::lines::Row { name: t, .. }) = &l.body {
         text.push_str(t);
+        bare.push_str(t);
     }
-    if in_head {
-        head = text.clone();
-    }
+    let head = if refs.is_empty() { text.clone() } else { head_of(&bare) };
     Printed { depth: l.depth, kind: l.kind.clone(), text, head, refs }
+}
+
+/// What a line holding refs calls itself, its refs, states and value set
+/// aside: a control's role and name (`dialog "Sign in"`), or the words up
+/// to the end of its first link (`Password [Forgot?](/f)`).
+pub fn head_of(bare: &str) -> String {
+    let b = bare.trim_start();
+    let end = if let Some(name) = b.split_once(' ').filter(|(role, rest)| role.chars().all(|c| c.is_ascii_lowercase()) && rest.starts_with('"')).map(|(role, _)| role.len() + 2) {
+        // The closing quote of the name: the first not escaped.
+        let mut escaped = false;
+        b[name..].char_indices().find(|&(_, c)| {
+            let close = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            close
+        }).map_or(b.len(), |(i, _)| name + i + 1)
+    } else if let Some(at) = b.find("](").or_else(|| b.find("][")) {
+        let close = if b[at + 1..].starts_with('(') { ')' } else { ']' };
+        b[at + 2..].find(close).map_or(b.len(), |i| at + 2 + i + 1)
+    } else {
+        b.len()
+    };
+    b[..end].trim_end().to_string()
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -394,8 +422,8 @@ mod tests {
             line(0, "main", &[]),
             line(1, "# Cart", &[]),
             line(1, "dialog \"Sign in\"", &[]),
-            line(2, "textbox \"Email\" A1", &[1]),
-            line(2, "button \"Send\" A2", &[2]),
+            line(2, "textbox A1 \"Email\"", &[1]),
+            line(2, "button A2 \"Send\"", &[2]),
             line(2, "Enter your email.", &[]),
             line(0, "footer", &[]),
         ]
@@ -412,37 +440,37 @@ mod tests {
     fn changes_are_marked_with_their_context_and_summarised() {
         let old = page();
         let mut new = page();
-        new[4] = line(2, "textbox \"Email\" A1 invalid: ada@", &[1]);
-        new[5] = line(2, "textbox \"Code\" A3", &[3]);
-        new.insert(6, line(2, "button \"Verify\" A4", &[4]));
+        new[4] = line(2, "textbox A1 \"Email\" invalid: ada@", &[1]);
+        new[5] = line(2, "textbox A3 \"Code\"", &[3]);
+        new.insert(6, line(2, "button A4 \"Verify\"", &[4]));
         let d = diff(&old, &new);
         assert_eq!((d.added, d.removed, d.changed), (2, 1, 1));
         assert_eq!(apply(&old, &d), new);
         assert_eq!(
             print(&old, &d).text,
-            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n   dialog \"Sign in\"\n~   textbox \"Email\" A1 invalid: ada@\n-   button \"Send\" A2\n+   textbox \"Code\" A3\n+   button \"Verify\" A4\n"
+            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n   dialog \"Sign in\"\n~   textbox A1 \"Email\" invalid: ada@\n-   button A2 \"Send\"\n+   textbox A3 \"Code\"\n+   button A4 \"Verify\"\n"
         );
     }
 
     #[test]
     fn a_removed_line_takes_the_removed_lines_below_it_along() {
-        let old = vec![line(0, "list", &[]), line(1, "- checkbox \"Milk\" A1", &[1]), line(2, "Milk", &[]), line(2, "button \"Edit\" A2", &[2]), line(1, "- checkbox \"Rent\" A3", &[3])];
-        let new = vec![line(0, "list", &[]), line(1, "- checkbox \"Rent\" A3", &[3])];
+        let old = vec![line(0, "list", &[]), line(1, "- checkbox A1 \"Milk\"", &[1]), line(2, "Milk", &[]), line(2, "button A2 \"Edit\"", &[2]), line(1, "- checkbox A3 \"Rent\"", &[3])];
+        let new = vec![line(0, "list", &[]), line(1, "- checkbox A3 \"Rent\"", &[3])];
         let d = diff(&old, &new);
         assert_eq!((d.added, d.removed, d.changed), (0, 3, 0));
-        assert_eq!(print(&old, &d).text, "3 removed in list\n  list\n-  - checkbox \"Milk\" A1 (with 2 lines below)\n");
+        assert_eq!(print(&old, &d).text, "3 removed in list\n  list\n-  - checkbox A1 \"Milk\" (with 2 lines below)\n");
     }
 
     #[test]
     fn the_line_that_only_lost_the_focus_is_left_out_when_the_focus_moved() {
-        let old = vec![line(0, "form", &[]), line(1, "textbox \"Name\" A1 focused: Ada", &[1]), line(1, "button \"Next\" A2", &[2])];
-        let moved = vec![line(0, "form", &[]), line(1, "textbox \"Name\" A1: Ada", &[1]), line(1, "button \"Next\" A2 focused", &[2])];
+        let old = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\" focused: Ada", &[1]), line(1, "button A2 \"Next\"", &[2])];
+        let moved = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\": Ada", &[1]), line(1, "button A2 \"Next\" focused", &[2])];
         let d = diff(&old, &moved);
         assert_eq!(d.changed, 2);
-        assert_eq!(print(&old, &d).text, "2 changed in form\n  form\n~  button \"Next\" A2 focused\n");
+        assert_eq!(print(&old, &d).text, "2 changed in form\n  form\n~  button A2 \"Next\" focused\n");
         // Focus gone nowhere the snapshot shows: the line says it.
-        let lost = vec![line(0, "form", &[]), line(1, "textbox \"Name\" A1: Ada", &[1]), line(1, "button \"Next\" A2", &[2])];
-        assert_eq!(print(&old, &diff(&old, &lost)).text, "1 changed in form\n  form\n~  textbox \"Name\" A1: Ada\n");
+        let lost = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\": Ada", &[1]), line(1, "button A2 \"Next\"", &[2])];
+        assert_eq!(print(&old, &diff(&old, &lost)).text, "1 changed in form\n  form\n~  textbox A1 \"Name\": Ada\n");
     }
 
     #[test]
@@ -457,8 +485,8 @@ mod tests {
 
     #[test]
     fn repeated_text_is_told_apart_by_its_place() {
-        let old = vec![line(0, "- Item", &[]), line(0, "- Item", &[]), line(0, "button \"x\" A1", &[1]), line(1, "Item", &[])];
-        let new = vec![line(0, "- Item", &[]), line(0, "button \"x\" A1", &[1]), line(1, "Item", &[]), line(1, "Item", &[])];
+        let old = vec![line(0, "- Item", &[]), line(0, "- Item", &[]), line(0, "button A1 \"x\"", &[1]), line(1, "Item", &[])];
+        let new = vec![line(0, "- Item", &[]), line(0, "button A1 \"x\"", &[1]), line(1, "Item", &[]), line(1, "Item", &[])];
         let d = diff(&old, &new);
         assert_eq!((d.added, d.removed, d.changed), (1, 1, 0));
         assert_eq!(apply(&old, &d), new);

@@ -449,7 +449,7 @@ impl<'a> Distiller<'a> {
 
 /// A card title is often a link and a heading saying the same words: the
 /// heading inside the link, or right after it. Turned inside out,
-/// `### [Title](/a) A5` keeps the level, the link and its ref, and says the
+/// `### A5 [Title](/a)` keeps the level, the link and its ref, and says the
 /// words once. Safe: nothing is dropped but the repeated words, and only a
 /// heading with nothing else to print (no ref, no other content) is folded.
 fn fold_echoed_headings(tree: &Tree, outs: &mut Vec<Out>) {
@@ -493,7 +493,7 @@ fn fold_echoed_headings(tree: &Tree, outs: &mut Vec<Out>) {
 
 /// A thumbnail link is often followed by its title link: same URL, and
 /// either no words of its own or the title's words again. It is printed once,
-/// with both refs: `[Title](/a) A4 A5`. Safe: every ref stays on the page,
+/// with both refs: `A4 A5 [Title](/a)`. Safe: every ref stays on the page,
 /// and both lead to the same URL; only the empty or repeated name is gone.
 fn fold_twin_links(tree: &Tree, outs: &mut Vec<Out>) {
     let mut i = 0;

@@ -30,11 +30,11 @@ pub struct Line {
 pub enum Kind {
     /// `page "Title" url`
     Page,
-    /// `## Title`, or a card title `### [Title](/a) A5`.
+    /// `## Title`, or a card title `### A5 [Title](/a)`.
     Heading,
     /// A line that starts with a link; `same_page` for `#[name]`.
     Link { same_page: bool },
-    /// A line that starts with an element's role word: `button "OK" A7`.
+    /// A line that starts with an element's role word: `button A7 "OK"`.
     Element(Role),
     /// Words: text, and lines a preformatted block continues on.
     Text,

@@ -49,7 +49,7 @@ fn a_diff_says_what_changed_where() {
     let d = snapshot_since(&after, &[], &diff_options(), &mut refs, &mut previous).unwrap();
     assert_eq!(
         d.text,
-        "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n  dialog \"Sign in\"\n~  textbox \"Email\" A0 invalid\n-  button \"Send\" A1\n+  textbox \"Code\" A2\n+  button \"Verify\" A3\n"
+        "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n  dialog \"Sign in\"\n~  textbox A0 \"Email\" invalid\n-  button A1 \"Send\"\n+  textbox A2 \"Code\"\n+  button A3 \"Verify\"\n"
     );
     let outcome = d.diff.unwrap();
     assert_eq!((outcome.full, outcome.added, outcome.removed, outcome.changed), (false, 2, 1, 1));
@@ -83,7 +83,7 @@ fn a_diff_larger_than_half_the_page_is_the_full_snapshot() {
     let s = snapshot_since(&small(20, "Pay", "Less"), &[], &diff_options(), &mut refs, &mut previous).unwrap();
     let outcome = s.diff.unwrap();
     assert_eq!((outcome.full, outcome.reason), (true, Some("the diff is larger than half the full snapshot")));
-    assert_eq!(s.text, "page \"Shop\"\nbutton \"Pay\" A2\n[Less] A3\n");
+    assert_eq!(s.text, "page \"Shop\"\nbutton A2 \"Pay\"\nA3 [Less]\n");
 }
 
 #[test]
@@ -97,15 +97,15 @@ fn elements_the_page_replaced_with_identical_ones_keep_their_refs() {
         SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap()
     };
     let before = snapshot_since(&list(10, &["Edit milk", "Delete", "Delete", "Edit rent"]), &[], &Options::default(), &mut refs, &mut previous).unwrap();
-    assert_eq!(before.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Delete\" A1\ncheckbox \"Delete\" A2\ncheckbox \"Edit rent\" A3\n");
+    assert_eq!(before.text, "page \"Todos\"\ncheckbox A0 \"Edit milk\"\ncheckbox A1 \"Delete\"\ncheckbox A2 \"Delete\"\ncheckbox A3 \"Edit rent\"\n");
     let s = snapshot_since(&list(20, &["Edit milk", "Delete", "Delete", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
     // Unique names keep their refs; the twin "Delete" buttons could be
     // either old one, so they get new refs and the old ones are stale.
-    assert_eq!(s.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Delete\" A4\ncheckbox \"Delete\" A5\ncheckbox \"Edit rent\" A3\ncheckbox \"Edit bread\" A6\n");
+    assert_eq!(s.text, "page \"Todos\"\ncheckbox A0 \"Edit milk\"\ncheckbox A4 \"Delete\"\ncheckbox A5 \"Delete\"\ncheckbox A3 \"Edit rent\"\ncheckbox A6 \"Edit bread\"\n");
     assert_eq!(refs.resolve("A0").unwrap().backend_node_id, 20);
     assert_eq!(refs.resolve("A1").unwrap_err().code, ErrorCode::StaleRef);
     let again = snapshot_since(&list(30, &["Edit milk", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
-    assert_eq!(again.text, "page \"Todos\"\ncheckbox \"Edit milk\" A0\ncheckbox \"Edit rent\" A3\ncheckbox \"Edit bread\" A6\n");
+    assert_eq!(again.text, "page \"Todos\"\ncheckbox A0 \"Edit milk\"\ncheckbox A3 \"Edit rent\"\ncheckbox A6 \"Edit bread\"\n");
     assert_eq!(refs.resolve("A6").unwrap().backend_node_id, 32);
 }
 

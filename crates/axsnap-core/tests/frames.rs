@@ -25,7 +25,7 @@ fn child_frames_nest_under_their_iframes_with_unique_refs() {
     let s = snapshot(&input(), &[], &Options::default(), &mut refs).unwrap();
     assert_eq!(
         s.text,
-        "page \"Main\"\nbutton \"Top\" A0\niframe \"Same site\"\n button \"Inner\" A1\niframe \"Cross site\"\n [Buy] A2\n"
+        "page \"Main\"\nbutton A0 \"Top\"\niframe \"Same site\"\n button A1 \"Inner\"\niframe \"Cross site\"\n A2 [Buy]\n"
     );
     assert_eq!(refs.resolve("A1").unwrap().frame, "f-same");
     assert_eq!(refs.resolve("A2").unwrap().frame, "s-oopif");
@@ -40,7 +40,7 @@ fn frame_without_known_owner_is_appended_to_its_parent() {
     ]});
     v["frames"][1]["owner"] = json!(99);
     let s = snapshot(&SnapshotInput::from_value(v).unwrap(), &[], &Options::default(), &mut RefTable::new()).unwrap();
-    assert_eq!(s.text, "page \"Main\"\nbutton \"Top\" A0\nbutton \"In\" A1\n");
+    assert_eq!(s.text, "page \"Main\"\nbutton A0 \"Top\"\nbutton A1 \"In\"\n");
 }
 
 #[test]
@@ -55,9 +55,9 @@ fn navigating_one_frame_keeps_the_refs_of_the_others() {
     ]});
     v["frames"][2]["nodes"][0]["properties"] = json!([{"name":"url","value":{"type":"string","value":"https://ads.example/2"}}]);
     let s = snapshot(&SnapshotInput::from_value(v).unwrap(), &[], &Options::default(), &mut refs).unwrap();
-    assert!(s.text.contains("button \"Top\" A0"), "{}", s.text);
-    assert!(s.text.contains("button \"Inner\" A1"), "{}", s.text);
-    assert!(s.text.contains("[Sell] A3"), "{}", s.text);
+    assert!(s.text.contains("button A0 \"Top\""), "{}", s.text);
+    assert!(s.text.contains("button A1 \"Inner\""), "{}", s.text);
+    assert!(s.text.contains("A3 [Sell]"), "{}", s.text);
     assert_eq!(refs.resolve("A2").unwrap_err().code.as_str(), "stale_ref");
 }
 
@@ -78,7 +78,7 @@ fn refs_belong_to_the_document_the_caller_names() {
     assert_eq!(refs.resolve("A0").unwrap().document, "loader-top");
     assert_eq!(refs.resolve("A1").unwrap().document, "loader-1");
     let s = snapshot(&page("loader-2"), &[], &Options::default(), &mut refs).unwrap();
-    assert!(s.text.contains("textbox \"Card\" A2"), "{}", s.text);
+    assert!(s.text.contains("textbox A2 \"Card\""), "{}", s.text);
     assert_eq!(refs.resolve("A1").unwrap_err().code, axsnap_core::ErrorCode::StaleRef);
     assert_eq!(refs.resolve("A2").unwrap().document, "loader-2");
     assert_eq!(refs.resolve("A0").unwrap().document, "loader-top", "the top frame kept its refs");

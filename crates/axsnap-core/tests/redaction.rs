@@ -128,10 +128,10 @@ fn secret_fields_show_that_they_exist_and_are_filled() {
     let s = snapshot(&checkout(), &checkout_facts(), &Options::default(), &mut RefTable::new()).unwrap();
     assert_eq!(
         s.text,
-        "page \"Checkout\"\n# Pay\ntextbox \"Password\" A0 secret=password filled\n\
-         textbox \"Card number\" A1 secret=credit-card filled\n\
-         textbox \"One-time code\" A2 secret=one-time-code filled\n\
-         textbox \"PIN\" A3 secret=password filled\n"
+        "page \"Checkout\"\n# Pay\ntextbox A0 \"Password\" secret=password filled\n\
+         textbox A1 \"Card number\" secret=credit-card filled\n\
+         textbox A2 \"One-time code\" secret=one-time-code filled\n\
+         textbox A3 \"PIN\" secret=password filled\n"
     );
     let reasons: Vec<(i64, SecretReason)> = s.secrets.iter().map(|f| (f.backend_node_id, f.reason)).collect();
     use SecretReason::*;
@@ -143,7 +143,7 @@ fn empty_secret_field_says_empty() {
     let input = page(vec![node(1, "RootWebArea", "Login", &[10]), node(10, "textbox", "Password", &[])]);
     let facts = vec![known(10, SecretReason::NewPassword)];
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert_eq!(s.text, "page \"Login\"\ntextbox \"Password\" A0 secret=new-password\n");
+    assert_eq!(s.text, "page \"Login\"\ntextbox A0 \"Password\" secret=new-password\n");
 }
 
 #[test]
@@ -151,7 +151,7 @@ fn a_filled_field_the_tree_shows_empty_is_filled() {
     let input = page(vec![node(1, "RootWebArea", "Login", &[10]), node(10, "textbox", "Password", &[])]);
     let facts = vec![FieldFacts { filled: true, ..fact(10, &[("type", "password")]) }];
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert_eq!(s.text, "page \"Login\"\ntextbox \"Password\" A0 secret=password filled\n");
+    assert_eq!(s.text, "page \"Login\"\ntextbox A0 \"Password\" secret=password filled\n");
 }
 
 #[test]
@@ -168,7 +168,7 @@ fn secret_in_a_child_frame_is_matched_by_its_frame_key() {
     let facts = vec![FieldFacts { frame: "pay-session".into(), ..fact(10, &[("name", "cardnumber")]) }];
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
     assert!(!s.text.contains("CANARY"), "{}", s.text);
-    assert!(s.text.contains("textbox \"Card\" A0 secret=credit-card filled"), "{}", s.text);
+    assert!(s.text.contains("textbox A0 \"Card\" secret=credit-card filled"), "{}", s.text);
     assert_eq!(s.secrets, [SecretField { frame: "pay-session".into(), backend_node_id: 10, reason: SecretReason::CreditCard }]);
 }
 
@@ -185,7 +185,7 @@ fn a_label_holding_a_second_one_time_code_field() {
     let facts = vec![fact(10, &[("autocomplete", "one-time-code")]), fact(20, &[("autocomplete", "one-time-code")])];
     let input = page(nodes);
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert!(s.text.contains("textbox \"Code [secret]\" A1 secret=one-time-code filled"), "{}", s.text);
+    assert!(s.text.contains("textbox A1 \"Code [secret]\" secret=one-time-code filled"), "{}", s.text);
     assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
 }
 
@@ -209,8 +209,8 @@ fn card_numbers_inside_labels() {
     let facts: Vec<FieldFacts> = [10, 20, 30, 40].iter().map(|&i| fact(i, &[("autocomplete", "cc-number")])).chain([fact(60, &[("name", "card[number]")])]).collect();
     let input = page(nodes);
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert!(s.text.contains("textbox \"Card number [secret] [secret] [secret]\" A1 secret=credit-card filled"), "{}", s.text);
-    assert!(s.text.contains("checkbox \"Pay with card [secret]\""), "{}", s.text);
+    assert!(s.text.contains("textbox A1 \"Card number [secret] [secret] [secret]\" secret=credit-card filled"), "{}", s.text);
+    assert!(s.text.contains("checkbox A6 \"Pay with card [secret]\""), "{}", s.text);
     assert_clean(&all_outputs(&input, &facts), &["4444", "5555", "6666", "7777", "4111"]);
 }
 
@@ -232,9 +232,9 @@ fn names_and_descriptions_built_from_secret_fields() {
     let facts = vec![fact(10, &[("name", "otp")]), fact(20, &[("type", "password")])];
     let input = page(nodes);
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert!(s.text.contains("button \"Unlock [secret]\""), "{}", s.text);
-    assert!(s.text.contains("button \"Help\" A3 desc=\"[secret]\""), "{}", s.text);
-    assert!(s.text.contains("button \"Check [secret]\""), "{}", s.text);
+    assert!(s.text.contains("button A2 \"Unlock [secret]\""), "{}", s.text);
+    assert!(s.text.contains("button A3 \"Help\" desc=\"[secret]\""), "{}", s.text);
+    assert!(s.text.contains("button A5 \"Check [secret]\""), "{}", s.text);
     assert_clean(&all_outputs(&input, &facts), &["CNRY", "selfname"]);
 }
 
@@ -246,7 +246,7 @@ fn a_hidden_field_named_by_a_label() {
     let facts = vec![FieldFacts { value: Some("HIDDEN-CNRY-VALUE".into()), ..fact(26, &[("autocomplete", "one-time-code")]) }];
     let input = page(nodes);
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert_eq!(s.text, "page \"Hidden\"\nbutton \"[secret]\" A0\n");
+    assert_eq!(s.text, "page \"Hidden\"\nbutton A0 \"[secret]\"\n");
     assert_eq!(s.secrets.len(), 1);
     assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
     // The value never shows in a debug print of the facts either.
@@ -265,7 +265,7 @@ fn short_values_are_cut_only_where_chrome_put_them() {
     nodes.push(node(71, "StaticText", "Step 123", &[]));
     let facts = vec![fact(60, &[("name", "cvc")])];
     let s = snapshot(&page(nodes), &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert!(s.text.contains("checkbox \"Use [secret] now\""), "{}", s.text);
+    assert!(s.text.contains("checkbox A1 \"Use [secret] now\""), "{}", s.text);
     assert!(s.text.contains("Order 123 of 2024"), "{}", s.text);
     assert!(s.text.contains("Step 123"), "{}", s.text);
 }
@@ -287,8 +287,8 @@ fn a_field_shown_as_text_stays_secret() {
     let s = snapshot(&input, &facts, &Options::default(), &mut RefTable::new()).unwrap();
     assert_eq!(
         s.text,
-        "page \"Login\"\ntextbox \"Secret phrase\" A0 secret=password filled\ntextbox \"Masked\" A1 secret=password filled\n\
-         textbox \"Sign-in code\" A2 secret=current-password filled\n"
+        "page \"Login\"\ntextbox A0 \"Secret phrase\" secret=password filled\ntextbox A1 \"Masked\" secret=password filled\n\
+         textbox A2 \"Sign-in code\" secret=current-password filled\n"
     );
     assert_clean(&all_outputs(&input, &facts), &["CNRY"]);
 }
@@ -313,7 +313,7 @@ fn no_secret_no_change() {
     let nodes = vec![node(1, "RootWebArea", "Dots", &[2, 3]), node(2, "StaticText", "Loading •••• done", &[]), node(3, "button", "Go ••••", &[])];
     let facts = vec![fact(2, &[("name", "q")])];
     let s = snapshot(&page(nodes), &facts, &Options::default(), &mut RefTable::new()).unwrap();
-    assert_eq!(s.text, "page \"Dots\"\nLoading •••• done\nbutton \"Go ••••\" A0\n");
+    assert_eq!(s.text, "page \"Dots\"\nLoading •••• done\nbutton A0 \"Go ••••\"\n");
     assert!(s.secrets.is_empty());
 }
 

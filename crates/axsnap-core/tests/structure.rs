@@ -39,7 +39,7 @@ fn link_inside_table_cell_inside_heading_keeps_its_ref() {
         with(n(8, "link", "Bob", &[9]), &[("url", json!("https://site.test/u/bob"))]),
         n(9, "StaticText", "Bob", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}##\n table\n  | Results | [Bob](/u/bob) A0\n"));
+    assert_eq!(t, format!("{HEAD}##\n table\n  | Results | A0 [Bob](/u/bob)\n"));
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn adjacent_text_merges_and_links_flow_in_the_sentence() {
         n(5, "StaticText", "guide", &[]),
         n(6, "StaticText", " first.", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}Read the #[guide] A0 first.\n"));
+    assert_eq!(t, format!("{HEAD}Read the A0 #[guide] first.\n"));
 }
 
 #[test]
@@ -215,8 +215,8 @@ fn control_states_are_printed_compactly() {
     assert_eq!(
         t,
         format!(
-            "{HEAD}checkbox \"Remember me\" A0 checked\nbutton \"Menu\" A1 collapsed disabled\n\
-             textbox \"Email\" A2 required invalid\nslider \"Volume\" A3\ncombobox \"Sort\" A4 focused\n"
+            "{HEAD}checkbox A0 \"Remember me\" checked\nbutton A1 \"Menu\" collapsed disabled\n\
+             textbox A2 \"Email\" required invalid\nslider A3 \"Volume\"\ncombobox A4 \"Sort\" focused\n"
         )
     );
 }
@@ -226,7 +226,7 @@ fn values_follow_a_colon() {
     let mut tb = n(2, "textbox", "City", &[3]);
     tb["value"] = json!({"type": "string", "value": "Oslo"});
     let t = text(vec![root(&[2]), tb, n(3, "StaticText", "Oslo", &[])]);
-    assert_eq!(t, format!("{HEAD}textbox \"City\" A0: Oslo\n"));
+    assert_eq!(t, format!("{HEAD}textbox A0 \"City\": Oslo\n"));
 }
 
 #[test]
@@ -238,7 +238,7 @@ fn landmarks_and_dialogs_keep_their_structure() {
         with(n(4, "dialog", "Confirm", &[5]), &[("modal", json!(true))]),
         n(5, "button", "OK", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}nav \"Site\"\n [Home](/) A0\ndialog \"Confirm\" modal\n button \"OK\" A1\n"));
+    assert_eq!(t, format!("{HEAD}nav \"Site\"\n A0 [Home](/)\ndialog \"Confirm\" modal\n button A1 \"OK\"\n"));
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn cycles_and_dangling_children_do_not_hang_or_lose_nodes() {
         n(3, "generic", "", &[2, 4]),
         n(4, "button", "Loop", &[1]),
     ]);
-    assert_eq!(t, format!("{HEAD}button \"Loop\" A0\n"));
+    assert_eq!(t, format!("{HEAD}button A0 \"Loop\"\n"));
 }
 
 #[test]
@@ -301,7 +301,7 @@ fn subtree_by_ref() {
     // A leaf's ref shows the form around it.
     let o = Options { root: Some("A0".into()), ..Options::default() };
     let s = snapshot(&input, &[], &o, &mut refs).unwrap();
-    assert_eq!(s.text, "form \"Login\"\n textbox \"User\" A0\n button \"Go\" A1\n");
+    assert_eq!(s.text, "form \"Login\"\n textbox A0 \"User\"\n button A1 \"Go\"\n");
     // The rest of the page is still there: its refs stay live.
     assert_eq!(refs.resolve("A2").unwrap().name, "Elsewhere");
 }
@@ -317,7 +317,7 @@ fn control_descriptions_are_printed_once_link_titles_are_not() {
     let t = text(vec![root(&[2, 3, 4]), field, icon, titled]);
     assert_eq!(
         t,
-        format!("{HEAD}textbox \"Email\" A0 desc=\"Must be a work address\"\n[](/help) A1 desc=\"Help\" [NZ](/nz) A2\n")
+        format!("{HEAD}textbox A0 \"Email\" desc=\"Must be a work address\"\nA1 [](/help) desc=\"Help\" A2 [NZ](/nz)\n")
     );
 }
 
@@ -336,7 +336,7 @@ fn a_row_printed_as_nested_lines_keeps_its_control_descriptions() {
         n(8, "listitem", "", &[9]),
         n(9, "StaticText", "note", &[]),
     ]);
-    assert!(t.contains("button \"Edit\" A0 desc=\"Edit order 7\""), "{t}");
+    assert!(t.contains("button A0 \"Edit\" desc=\"Edit order 7\""), "{t}");
 }
 
 #[test]
@@ -360,7 +360,7 @@ fn a_card_title_that_is_link_and_heading_is_said_once() {
     ]);
     assert_eq!(
         t,
-        format!("{HEAD}### [Inside](/a/1) A0\n### [Beside](/a/2) A1\n[Photo](/a/3) A2\n### Other title\n")
+        format!("{HEAD}### A0 [Inside](/a/1)\n### A1 [Beside](/a/2)\nA2 [Photo](/a/3)\n### Other title\n")
     );
 }
 
@@ -389,7 +389,7 @@ fn a_thumbnail_link_beside_its_title_link_shares_the_line() {
     ];
     assert_eq!(
         text(nodes.clone()),
-        format!("{HEAD}21 Nov\n### [Title](/a/1) A0 A1\n[Photo](/a/2) A2 [Photo](/a/3) A3 [](/a/4) A4 See [RFC](/rfc) A5 and again [RFC](/rfc) A6\n")
+        format!("{HEAD}21 Nov\n### A0 A1 [Title](/a/1)\nA2 [Photo](/a/2) A3 [Photo](/a/3) A4 [](/a/4) See A5 [RFC](/rfc) and again A6 [RFC](/rfc)\n")
     );
     let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
     let json_opts = Options { format: Format::Json, ..Options::default() };
@@ -415,7 +415,7 @@ fn a_thumbnail_whose_alt_text_is_its_title_with_other_quotes_shares_the_titles_l
     ]);
     assert_eq!(
         t,
-        format!("{HEAD}Movies\n### [‘Dracula Untold’ May Get Another Chance](/a/1) A0 A1\n[Dracula Untold](/a/2) A2\n### Dracula Untold Returns\n[Dracula Untold Returns](/a/2) A3\n")
+        format!("{HEAD}Movies\n### A0 A1 [‘Dracula Untold’ May Get Another Chance](/a/1)\nA2 [Dracula Untold](/a/2)\n### Dracula Untold Returns\nA3 [Dracula Untold Returns](/a/2)\n")
     );
 }
 
@@ -436,7 +436,7 @@ fn an_archived_copy_beside_its_original_says_the_originals_url_once() {
     ];
     assert_eq!(
         text(nodes.clone()),
-        format!("{HEAD}[Reptiles and frogs](https://web.archive.org/web/20150129135945/…) A0 . Archived from [the original](http://www.doc.govt.nz/reptiles-and-frogs/) A1 on 29 January 2015.\n[Lost page](https://web.archive.org/web/2011/http://gone.test/page) A2\n")
+        format!("{HEAD}A0 [Reptiles and frogs](https://web.archive.org/web/20150129135945/…). Archived from A1 [the original](http://www.doc.govt.nz/reptiles-and-frogs/) on 29 January 2015.\nA2 [Lost page](https://web.archive.org/web/2011/http://gone.test/page)\n")
     );
     let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
     let json_opts = Options { format: Format::Json, ..Options::default() };
@@ -458,7 +458,7 @@ fn urls_clipped_to_the_same_text_stay_two_destinations() {
     let t = snapshot(&input, &[], &o, &mut RefTable::new()).unwrap().text;
     assert_eq!(
         t,
-        format!("{HEAD}[one][1] A0 [two](https://other.test/a-lo…) A1 [again][1] A2\n[1]: https://other.test/a-lo…\n")
+        format!("{HEAD}A0 [one][1] A1 [two](https://other.test/a-lo…) A2 [again][1]\n[1]: https://other.test/a-lo…\n")
     );
 }
 
@@ -469,7 +469,7 @@ fn a_tracker_link_shows_its_destination_and_the_text_clips_tokens_json_keeps_the
     let input = SnapshotInput::from_value(json!({ "nodes": nodes })).unwrap();
     let mut refs = RefTable::new();
     let t = snapshot(&input, &[], &Options::default(), &mut refs).unwrap().text;
-    assert_eq!(t, format!("{HEAD}[Fix](https://github.com/kepano/defuddle/commit/cb4291db…) A0\n"));
+    assert_eq!(t, format!("{HEAD}A0 [Fix](https://github.com/kepano/defuddle/commit/cb4291db…)\n"));
     // The ref still leads to the link's own URL: a click follows the page's link.
     assert_eq!(refs.resolve("A0").unwrap().url.as_deref(), Some(tracker));
     let o = Options { format: Format::Json, ..Options::default() };
@@ -503,7 +503,7 @@ fn a_superscript_number_is_marked_as_an_exponent() {
         with(n(8, "link", "[1]", &[]), &[("url", json!("#note-1"))]),
         n(9, "StaticText", ".", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}up to 2^31-1 octets, see note #[[1\\]] A0 .\n"));
+    assert_eq!(t, format!("{HEAD}up to 2^31-1 octets, see note A0 #[[1\\]].\n"));
 }
 
 #[test]
@@ -538,7 +538,7 @@ fn names_chrome_glued_from_text_boxes_get_their_spaces_back() {
         link(11, "CloseX", &[12]),
         n(12, "StaticText", "Close", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}#[1.1 1972–1985: Founding] A0 #[X Dismiss] A1 #[Whale] A2 #[CloseX] A3\n"));
+    assert_eq!(t, format!("{HEAD}A0 #[1.1 1972–1985: Founding] A1 #[X Dismiss] A2 #[Whale] A3 #[CloseX]\n"));
 }
 
 fn snap(nodes: Vec<Value>, options: Options) -> axsnap_core::Snapshot {
@@ -558,7 +558,7 @@ fn private_use_characters_in_page_text_are_printed_as_they_are() {
         with(n(4, "link", "Docs", &[5]), &[("url", json!("https://site.test/docs"))]),
         n(5, "StaticText", "Docs", &[]),
     ];
-    let want = format!("{HEAD}\u{E000} Menu icon then important words \u{E001} [Docs](/docs) A0\n");
+    let want = format!("{HEAD}\u{E000} Menu icon then important words \u{E001} A0 [Docs](/docs)\n");
     assert_eq!(text(nodes.clone()), want);
     let capped = snap(nodes, Options { max_chars: Some(10_000), ..Options::default() });
     assert_eq!(capped.text, want);
@@ -582,7 +582,7 @@ fn clipped_text_never_cuts_a_ref() {
     let s = snap(nodes, Options { max_text: Some(12), ..Options::default() });
     assert_eq!(
         s.text,
-        format!("{HEAD}some words b… [Link number …](/0) A0 some words b… [Link number …](/1) A1 some words b… [Link number …](/2) A2 some words b… [Link number …](/3) A3\n")
+        format!("{HEAD}some words b… A0 [Link number …](/0) some words b… A1 [Link number …](/1) some words b… A2 [Link number …](/2) some words b… A3 [Link number …](/3)\n")
     );
 }
 
@@ -598,7 +598,7 @@ fn stats_count_the_same_refs_in_text_and_json() {
     ];
     let t = snap(nodes.clone(), Options::default());
     let j = snap(nodes, Options { format: Format::Json, ..Options::default() });
-    assert_eq!(t.text, format!("{HEAD}[Title](/a) A0 A1\n"));
+    assert_eq!(t.text, format!("{HEAD}A0 A1 [Title](/a)\n"));
     assert_eq!((t.stats.refs, j.stats.refs), (2, 2));
 }
 
@@ -660,7 +660,7 @@ fn a_heading_is_folded_into_its_link_only_when_both_say_the_same() {
         link(6, "Changelog", "https://site.test/log", &[7]),
         n(7, "StaticText", "Changelog", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}## Release notes for 2.0 [Release notes](/v2) A0\n## [Changelog](/log) A1\n"));
+    assert_eq!(t, format!("{HEAD}## Release notes for 2.0 A0 [Release notes](/v2)\n## A1 [Changelog](/log)\n"));
 }
 
 #[test]
@@ -682,7 +682,7 @@ fn a_named_container_says_its_name_unless_the_line_below_does() {
     let t = text(nodes);
     assert_eq!(
         t,
-        format!("{HEAD}list \"Shipping options\"\n - Standard\n - Express\n## Features\nnav \"Contents\"\n #[Intro] A0\n")
+        format!("{HEAD}list \"Shipping options\"\n - Standard\n - Express\n## Features\nnav \"Contents\"\n A0 #[Intro]\n")
     );
 }
 
@@ -705,7 +705,7 @@ fn a_list_items_own_name_follows_its_marker() {
     let mut li = labelled(n(3, "listitem", "featured article badge", &[4]));
     li["name"]["sources"][0]["attribute"] = json!("title");
     let t = text(vec![root(&[2]), n(2, "list", "", &[3]), li, link(4, "Deutsch", "https://de.wikipedia.org/wiki/Microsoft", &[])]);
-    assert_eq!(t, format!("{HEAD}- \"featured article badge\" [Deutsch](https://de.wikipedia.org/wiki/Microsoft) A0\n"));
+    assert_eq!(t, format!("{HEAD}- \"featured article badge\" A0 [Deutsch](https://de.wikipedia.org/wiki/Microsoft)\n"));
 }
 
 #[test]
@@ -716,7 +716,7 @@ fn a_link_whose_words_are_its_url_is_an_autolink() {
         n(3, "StaticText", "See ", &[]),
         link(4, "https://www.rfc-editor.org/info/rfc9110", "https://www.rfc-editor.org/info/rfc9110", &[]),
     ]);
-    assert_eq!(t, format!("{HEAD}See <https://www.rfc-editor.org/info/rfc9110> A0\n"));
+    assert_eq!(t, format!("{HEAD}See A0 <https://www.rfc-editor.org/info/rfc9110>\n"));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The text format's lines. One line per block, one space of indent per
 //! level, inline runs (text, links, images) flowing on one line. Refs follow
-//! what they name: `button "OK" A7`, `[Docs](/docs) A8`. Lines are built as
+//! what they name: `button A7 "OK"`, `A8 [Docs](/docs)`. Lines are built as
 //! typed segments (text, URL slot, ref); `print` writes them out.
 
 use super::{describe, Description};
@@ -50,6 +50,13 @@ impl Segs {
     fn push_ref(&mut self, n: u32) {
         self.push_str(" ");
         self.0.push(Segment::Ref(n));
+    }
+
+    fn refs_before(&mut self, e: &Element) {
+        for r in e.refs() {
+            self.0.push(Segment::Ref(r));
+            self.push_str(" ");
+        }
     }
 
     fn append(&mut self, other: Segs) {
@@ -186,10 +193,10 @@ impl Run {
             self.pending_space = true;
             return;
         }
-        // Punctuation right after a quoted name or description closes the
-        // sentence it is in: `GitHub desc="…", Inc.` (after a ref it keeps
-        // its space, so `A5.` never reads as a ref).
-        let closes = !lead && last == Some('"') && core.starts_with(['.', ',', ';', ':', '!', '?', ')']);
+        // Punctuation right after a quoted name, a description or a link
+        // closes the sentence it is in: `GitHub desc="…", Inc.`, `see
+        // A5 [the guide](/g).` (a ref never ends an element: refs come first).
+        let closes = !lead && matches!(last, Some('"' | ')' | ']' | '>')) && core.starts_with(['.', ',', ';', ':', '!', '?', ')']);
         if last.is_some_and(|c| c != '\n' && c != ' ') && (lead || self.pending_space) && !closes {
             self.segs.push_str(" ");
         }
@@ -368,6 +375,7 @@ impl<'a> TextRenderer<'a> {
                     // A same-page anchor, marked where the tokenizer merges
                     // the mark into the bracket (`#[`): `resolve` gives its fragment.
                     Some(u) if u.starts_with('#') => {
+                        s.refs_before(e);
                         s.push_str(&format!("#[{name}]"));
                         Kind::Link { same_page: true }
                     }
@@ -376,6 +384,7 @@ impl<'a> TextRenderer<'a> {
                         let shown = copy.unwrap_or_else(|| crate::urls::clip_opaque(u));
                         let shown = clip(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let absolute = !u.starts_with('/') && u.contains(':');
+                        s.refs_before(e);
                         if absolute && d.name.as_deref().is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
                             // A link whose words are its URL is a Markdown autolink: said once.
                             s.push_str(&format!("<{shown}>"));
@@ -392,6 +401,7 @@ impl<'a> TextRenderer<'a> {
                         Kind::Link { same_page: false }
                     }
                     _ => {
+                        s.refs_before(e);
                         s.push_str(&format!("[{name}]"));
                         Kind::Link { same_page: false }
                     }
@@ -399,6 +409,9 @@ impl<'a> TextRenderer<'a> {
             }
             _ => {
                 s.push_str(&d.role_word);
+                for r in e.refs() {
+                    s.push_ref(r);
+                }
                 if let Some(n) = &d.name {
                     s.push_str(" \"");
                     s.push_str(&n.replace('"', "\\\""));
@@ -411,8 +424,10 @@ impl<'a> TextRenderer<'a> {
                 }
             }
         };
-        for r in e.refs() {
-            s.push_ref(r);
+        if node.role == Role::Heading {
+            for r in e.refs() {
+                s.push_ref(r);
+            }
         }
         for st in &d.states {
             s.push_str(" ");
@@ -574,10 +589,12 @@ impl<'a> TextRenderer<'a> {
                     }
                     let mut cell = cell_words(sub.pop());
                     if let Some(r) = ce.reference {
-                        if cell.is_empty() {
-                            cell.0.push(Segment::Ref(r));
-                        } else {
-                            cell.push_ref(r);
+                        // Before its words, as every ref: `| A7 Total`.
+                        let words = std::mem::take(&mut cell);
+                        cell.0.push(Segment::Ref(r));
+                        if !words.is_empty() {
+                            cell.push_str(" ");
+                            cell.append(words);
                         }
                     }
                     // A header's title ("Sort ascending") follows its words.

@@ -70,7 +70,7 @@ mod tests {
             n(4, "button", "Accept", &[]),
             sentinel(5),
         ]);
-        assert_eq!(t, "page \"T\"\ndialog \"Cookies\" modal\n button \"Accept\" A0\n");
+        assert_eq!(t, "page \"T\"\ndialog \"Cookies\" modal\n button A0 \"Accept\"\n");
     }
 
     #[test]
@@ -79,7 +79,7 @@ mod tests {
         let mut titled = prop(n(3, "generic", "", &[]), "focusable", json!(true));
         titled.description = val(json!("Map of the area"));
         let t = text(vec![root(&[2, 3]), skip, titled]);
-        assert_eq!(t, "page \"T\"\ngeneric \"Skip to content\" A0\ngeneric A1 desc=\"Map of the area\"\n");
+        assert_eq!(t, "page \"T\"\ngeneric A0 \"Skip to content\"\ngeneric A1 desc=\"Map of the area\"\n");
     }
 
     #[test]
@@ -96,7 +96,7 @@ mod tests {
             ignored(n(3, "none", "", &[4])),
             prop(n(4, "generic", "", &[]), "editable", json!("plaintext")),
         ]);
-        assert_eq!(t, "page \"T\"\nsearchbox \"Search\" A0\n");
+        assert_eq!(t, "page \"T\"\nsearchbox A0 \"Search\"\n");
     }
 
     #[test]

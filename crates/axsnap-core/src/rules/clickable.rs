@@ -138,7 +138,7 @@ mod tests {
             ],
             &[(3, true, false), (5, true, true)],
         );
-        assert_eq!(t, "page \"T\"\nbutton \"Go\" A0\n[Read] A1 more\n");
+        assert_eq!(t, "page \"T\"\nbutton A0 \"Go\"\nA1 [Read] more\n");
     }
 
     #[test]
@@ -173,7 +173,7 @@ mod tests {
             ],
             &[(2, true, false), (5, true, false)],
         );
-        assert_eq!(t, "page \"T\"\ngeneric A0\n clickable A1 15\n button \"Next month\" A2\n");
+        assert_eq!(t, "page \"T\"\ngeneric A0\n clickable A1 15\n button A2 \"Next month\"\n");
     }
 
     #[test]

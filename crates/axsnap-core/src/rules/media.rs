@@ -86,7 +86,7 @@ mod tests {
     #[test]
     fn image_echoing_link_name_is_dropped() {
         let t = text(vec![root(&[2]), n(2, "link", "Logo", &[3]), n(3, "image", "Logo", &[])]);
-        assert_eq!(t, "page \"T\"\n[Logo] A0\n");
+        assert_eq!(t, "page \"T\"\nA0 [Logo]\n");
     }
 
     #[test]
@@ -109,6 +109,6 @@ mod tests {
             n(9, "listitem", "", &[10]),
             n(10, "StaticText", "»", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\n- [Home] A0\n- …\n");
+        assert_eq!(t, "page \"T\"\n- A0 [Home]\n- …\n");
     }
 }

@@ -44,6 +44,6 @@ mod tests {
             n(6, "link", "Home", &[]),
         ];
         let t = text_with(nodes, Options { mode: Mode::Interactive, ..Options::default() });
-        assert_eq!(t, "page \"T\"\nnav \"Main\"\n [Home] A0\n");
+        assert_eq!(t, "page \"T\"\nnav \"Main\"\n A0 [Home]\n");
     }
 }

@@ -216,7 +216,7 @@ mod tests {
     #[test]
     fn text_echoing_link_name_is_dropped() {
         let t = text(vec![root(&[2]), n(2, "link", "Home", &[3]), n(3, "StaticText", "Home", &[])]);
-        assert_eq!(t, "page \"T\"\n[Home] A0\n");
+        assert_eq!(t, "page \"T\"\nA0 [Home]\n");
     }
 
     #[test]
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn text_not_in_the_name_stays() {
         let t = text(vec![root(&[2]), n(2, "button", "Close", &[3]), n(3, "StaticText", "×", &[])]);
-        assert_eq!(t, "page \"T\"\nbutton \"Close\" A0 ×\n");
+        assert_eq!(t, "page \"T\"\nbutton A0 \"Close\" ×\n");
     }
 
     #[test]
@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn text_field_contents_print_once_as_its_value() {
         let t = text(vec![root(&[2]), value(n(2, "textbox", "City", &[3]), "Oslo"), n(3, "StaticText", "Oslo", &[])]);
-        assert_eq!(t, "page \"T\"\ntextbox \"City\" A0: Oslo\n");
+        assert_eq!(t, "page \"T\"\ntextbox A0 \"City\": Oslo\n");
     }
 
     #[test]
@@ -269,7 +269,7 @@ mod tests {
             n(4, "StaticText", "Email", &[]),
             n(5, "textbox", "Email", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\ntextbox \"Email\" A0\n");
+        assert_eq!(t, "page \"T\"\ntextbox A0 \"Email\"\n");
     }
 
     #[test]
@@ -299,7 +299,7 @@ mod tests {
             n(11, "definition", "", &[12]),
             labelled(n(12, "textbox", "Your city", &[]), 109),
         ]);
-        assert_eq!(t, "page \"T\"\ntextbox \"Email\" A0\nYour city\ntextbox \"Your city\" A1\n");
+        assert_eq!(t, "page \"T\"\ntextbox A0 \"Email\"\nYour city\ntextbox A1 \"Your city\"\n");
     }
 
     #[test]
@@ -312,7 +312,7 @@ mod tests {
             n(5, "link", "(Forgot Password?)", &[]),
             n(6, "textbox", "", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\nPassword [(Forgot Password?)] A0\ntextbox A1\n");
+        assert_eq!(t, "page \"T\"\nPassword A0 [(Forgot Password?)]\ntextbox A1\n");
     }
 
     #[test]

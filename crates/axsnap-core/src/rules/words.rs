@@ -173,7 +173,7 @@ mod tests {
         ]);
         assert_eq!(
             t,
-            "page \"T\"\ngeneric \"Share tools\"\n - [Facebook](https://facebook.com/share) A0\n - [Email](mailto:?subject=x) A1\n"
+            "page \"T\"\ngeneric \"Share tools\"\n - A0 [Facebook](https://facebook.com/share)\n - A1 [Email](mailto:?subject=x)\n"
         );
     }
 

@@ -113,7 +113,7 @@ mod tests {
             ignored(n(3, "none", "", &[4])),
             n(4, "button", "Go", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\nbutton \"Go\" A0\n");
+        assert_eq!(t, "page \"T\"\nbutton A0 \"Go\"\n");
     }
 
     #[test]
@@ -125,7 +125,7 @@ mod tests {
             n(4, "group", "", &[5]),
             n(5, "checkbox", "Gift", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\ngroup \"Shipping\"\n checkbox \"Express\" A0\ncheckbox \"Gift\" A1\n");
+        assert_eq!(t, "page \"T\"\ngroup \"Shipping\"\n checkbox A0 \"Express\"\ncheckbox A1 \"Gift\"\n");
     }
 
     #[test]
@@ -136,7 +136,7 @@ mod tests {
             n(3, "generic", "", &[4]),
             n(4, "button", "Star this repository", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\nbutton \"Star this repository\" A0\n");
+        assert_eq!(t, "page \"T\"\nbutton A0 \"Star this repository\"\n");
     }
 
     #[test]
@@ -154,7 +154,7 @@ mod tests {
         ]);
         assert_eq!(
             t,
-            "page \"T\"\nform\n textbox \"Email\" A0\n button \"Subscribe\" A1\nform\n button \"Yes\" A2\n button \"No\" A3\nform \"Newsletter\"\n button \"Subscribe\" A4\n"
+            "page \"T\"\nform\n textbox A0 \"Email\"\n button A1 \"Subscribe\"\nform\n button A2 \"Yes\"\n button A3 \"No\"\nform \"Newsletter\"\n button A4 \"Subscribe\"\n"
         );
     }
 
@@ -167,7 +167,7 @@ mod tests {
             n(4, "MenuListOption", "Small", &[]),
             n(5, "MenuListOption", "Large", &[]),
         ]);
-        assert_eq!(t, "page \"T\"\ncombobox \"Size\" A0: Small\n option \"Small\" A1\n option \"Large\" A2\n");
+        assert_eq!(t, "page \"T\"\ncombobox A0 \"Size\": Small\n option A1 \"Small\"\n option A2 \"Large\"\n");
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub fn snapshot_from_json_string() {
     let text = get(&out, "text").as_string().unwrap();
     assert_eq!(
         text,
-        "page \"Shop\" https://shop.test/cart\n[Home](/) A0\ntextbox \"Card number\" A1 secret=credit-card filled\nbutton \"Pay\" A2\n"
+        "page \"Shop\" https://shop.test/cart\nA0 [Home](/)\ntextbox A1 \"Card number\" secret=credit-card filled\nbutton A2 \"Pay\"\n"
     );
     assert_eq!(get(&get(&out, "stats"), "refs").as_f64(), Some(3.0));
 }
