@@ -270,6 +270,10 @@ pub struct FrameInput {
     pub partial: bool,
     #[serde(default)]
     pub nodes: Vec<AxNode>,
+    /// The nodes as a JS caller packed them (see [`crate::packed`]), read
+    /// in place of `nodes`.
+    #[serde(skip)]
+    pub packed: Option<crate::packed::PackedNodes>,
     /// Elements the page makes clickable without an interactive role, as the
     /// extension read them from the DOM (see [`ClickFact`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

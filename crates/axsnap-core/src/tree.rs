@@ -2,9 +2,11 @@
 //! ids are hashed here and never again; frames are stitched under their
 //! `<iframe>` nodes.
 
-use crate::cdp::{AxNode, AxProperty, SnapshotInput};
+use crate::cdp::{AxNode, AxValue, FrameInput, NameSource, SnapshotInput};
+use crate::packed::{PackedNodes, Scalar};
 use crate::role::Role;
 use crate::secrets::SecretReason;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -122,71 +124,38 @@ impl Tree {
 
     pub fn build(input: &SnapshotInput) -> Tree {
         let mut tree = Tree::default();
-        // Per frame: CDP node id → arena index.
-        let mut index_maps: Vec<IdMap<&str, NodeId>> = Vec::new();
-        let mut bases: Vec<NodeId> = Vec::new();
+        let count: usize = input.frames.iter().map(|f| f.packed.as_ref().map_or(f.nodes.len(), PackedNodes::len)).sum();
+        tree.nodes.reserve_exact(count);
         // Per node: the node its id names (the first with that id), so ids are hashed once here.
-        let mut named: Vec<NodeId> = Vec::new();
+        let mut named: Vec<NodeId> = Vec::with_capacity(count);
+        // Per frame: its first node and how many it has.
+        let mut spans: Vec<(usize, usize)> = Vec::new();
         for (fi, frame) in input.frames.iter().enumerate() {
-            let mut map = IdMap::with_capacity_and_hasher(frame.nodes.len(), Default::default());
-            let base = tree.nodes.len() as NodeId;
-            bases.push(base);
-            let clicks: HashMap<i64, &crate::cdp::ClickFact> =
-                frame.clickables.iter().map(|c| (c.backend_node_id, c)).collect();
-            let positions: HashMap<i64, &crate::cdp::PositionFact> =
-                frame.positions.iter().map(|p| (p.backend_node_id, p)).collect();
-            for (i, raw) in frame.nodes.iter().enumerate() {
-                // A repeated id keeps its first node; later copies stay unreachable.
-                named.push(*map.entry(raw.node_id.as_str()).or_insert(base + i as NodeId));
-                let mut node = convert(raw, fi as u32);
-                if let Some(c) = raw.backend_dom_node_id.and_then(|b| clicks.get(&b)) {
-                    node.props.pointer = c.pointer;
-                    node.props.listener = c.listener;
-                    node.props.drop = c.drop;
-                }
-                if let Some(p) = raw.backend_dom_node_id.and_then(|b| positions.get(&b)) {
-                    node.props.set_count = p.count;
-                    node.props.set_index = p.index;
-                    node.props.scroll = p.scroll;
-                }
-                tree.nodes.push(node);
-                for p in raw.properties.iter().filter(|p| matches!(p.name.as_str(), "labelledby" | "describedby")) {
-                    let targets = p.value.related_nodes.iter().filter_map(|r| r.backend_dom_node_id);
-                    tree.relations.extend(targets.map(|b| (base + i as NodeId, b)));
-                }
+            let base = tree.nodes.len();
+            let facts = Facts::of(frame);
+            let mut links = Links::with_capacity(frame.packed.as_ref().map_or(frame.nodes.len(), PackedNodes::len));
+            match &frame.packed {
+                Some(nodes) => tree.add_packed(nodes, fi as u32, &facts, &mut links),
+                None => tree.add_nodes(&frame.nodes, fi as u32, &facts, &mut links),
             }
-            index_maps.push(map);
+            links.resolve(base as NodeId, &mut tree.nodes, &mut named);
+            spans.push((base, tree.nodes.len() - base));
             tree.frames.push(Frame { key: frame.key.clone(), root: None, url: None });
         }
         // Children from `childIds`; parents from the first claim only, so a
         // malformed list cannot make a node two places at once or a cycle.
         let mut claimed = vec![false; tree.nodes.len()];
-        for (fi, frame) in input.frames.iter().enumerate() {
-            let base = bases[fi];
-            let map = &index_maps[fi];
-            for (i, raw) in frame.nodes.iter().enumerate() {
-                let me = base + i as NodeId;
-                if named[me as usize] != me {
-                    continue;
-                }
-                let mut kids = Vec::with_capacity(raw.child_ids.len());
-                for cid in &raw.child_ids {
-                    if let Some(&c) = map.get(cid.as_str()) {
-                        if c != me && !claimed[c as usize] {
-                            claimed[c as usize] = true;
-                            kids.push(c);
-                        }
-                    }
-                }
-                for &c in &kids {
-                    tree.nodes[c as usize].parent = Some(me);
-                }
-                tree.nodes[me as usize].children = kids;
+        for me in 0..tree.nodes.len() {
+            let mut kids = std::mem::take(&mut tree.nodes[me].children);
+            kids.retain(|&c| c as usize != me && !std::mem::replace(&mut claimed[c as usize], true));
+            for &c in &kids {
+                tree.nodes[c as usize].parent = Some(me as NodeId);
             }
+            tree.nodes[me].children = kids;
         }
         // Roots: a frame's first unclaimed node, preferring a web-area role.
-        for (fi, frame) in input.frames.iter().enumerate() {
-            let frame_named = &named[bases[fi] as usize..][..frame.nodes.len()];
+        for (fi, &(base, count)) in spans.iter().enumerate() {
+            let frame_named = &named[base..][..count];
             let candidates: Vec<NodeId> = frame_named.iter().copied().filter(|&id| !claimed[id as usize]).collect();
             let mut root = candidates
                 .iter()
@@ -219,6 +188,66 @@ impl Tree {
         tree.stitch(input);
         tree.respace_names();
         tree
+    }
+
+    /// Adds a frame's nodes as serde read them.
+    fn add_nodes<'a>(&mut self, nodes: &'a [AxNode], frame: u32, facts: &Facts, links: &mut Links<'a>) {
+        fn text(v: &Option<AxValue>) -> Option<&str> {
+            v.as_ref()?.text()
+        }
+        for raw in nodes {
+            let me = self.nodes.len() as NodeId;
+            let mut props = Props::default();
+            for p in &raw.properties {
+                let prop = Prop::parse(&p.name);
+                props.read(prop, p.value.text());
+                if prop.relates() {
+                    self.relations.extend(p.value.related_nodes.iter().filter_map(|r| Some((me, r.backend_dom_node_id?))));
+                }
+            }
+            let fields = Fields {
+                role: text(&raw.role).map(Role::parse).unwrap_or(Role::None),
+                name: raw.name.as_ref().map(|v| (v.text(), v.sources)),
+                value: text(&raw.value).map(str::to_string),
+                description: text(&raw.description),
+                ignored: raw.ignored,
+                backend_id: raw.backend_dom_node_id,
+            };
+            self.nodes.push(fields.node(props, frame, facts));
+            links.add(&raw.node_id, raw.child_ids.iter().map(String::as_str));
+        }
+    }
+
+    /// Adds a frame's nodes as a JS caller packed them. Roles and
+    /// properties' names are words, each parsed once.
+    fn add_packed<'a>(&mut self, nodes: &'a PackedNodes, frame: u32, facts: &Facts, links: &mut Links<'a>) {
+        let mut roles: Vec<Option<Role>> = vec![None; nodes.packed().words()];
+        let mut kinds: Vec<Option<Prop>> = vec![None; nodes.packed().words()];
+        for raw in nodes.iter() {
+            let me = self.nodes.len() as NodeId;
+            let mut props = Props::default();
+            for (word, name, value) in raw.properties() {
+                let prop = *kinds[word].get_or_insert_with(|| Prop::parse(name));
+                props.read(prop, value.text().as_deref());
+                if prop.relates() {
+                    self.relations.extend(value.related().filter_map(|b| Some((me, b?))));
+                }
+            }
+            let role = match raw.role.as_ref().map(|r| &r.scalar) {
+                Some(Scalar::Text(s, word)) => roles[*word].get_or_insert_with(|| Role::parse(s)).clone(),
+                _ => raw.role.as_ref().and_then(|r| r.text()).map_or(Role::None, |t| Role::parse(&t)),
+            };
+            let fields = Fields {
+                role,
+                name: raw.name.as_ref().map(|v| (v.text(), v.sources)),
+                value: raw.value.as_ref().and_then(|v| v.text()).map(Cow::into_owned),
+                description: raw.description.as_ref().and_then(|v| v.text()),
+                ignored: raw.ignored,
+                backend_id: raw.backend_id,
+            };
+            self.nodes.push(fields.node(props, frame, facts));
+            links.add(raw.id, raw.children());
+        }
     }
 
     /// Names rebuilt from their text boxes with the spaces Chrome left out
@@ -294,58 +323,234 @@ impl Tree {
     }
 }
 
-fn convert(raw: &AxNode, frame: u32) -> Node {
-    fn text(v: &Option<crate::cdp::AxValue>) -> Option<&str> {
-        v.as_ref()?.text()
-    }
-    Node {
-        role: text(&raw.role).map(Role::parse).unwrap_or(Role::None),
-        name: text(&raw.name).unwrap_or_default().to_string(),
-        name_from: raw.name.as_ref().map(|v| v.sources).unwrap_or_default(),
-        value: text(&raw.value).map(str::to_string),
-        description: text(&raw.description).filter(|d| !d.trim().is_empty()).map(str::to_string),
-        props: parse_props(&raw.properties),
-        ignored: raw.ignored,
-        backend_id: raw.backend_dom_node_id,
-        secret: None,
-        frame,
-        parent: None,
-        children: Vec::new(),
+/// A node's fields as the tree reads them, from either form of the input.
+struct Fields<T: AsRef<str>> {
+    role: Role,
+    name: Option<(Option<T>, NameSource)>,
+    value: Option<String>,
+    description: Option<T>,
+    ignored: bool,
+    backend_id: Option<i64>,
+}
+
+impl<T: AsRef<str>> Fields<T> {
+    fn node(self, mut props: Props, frame: u32, facts: &Facts) -> Node {
+        facts.apply(self.backend_id, &mut props);
+        let (name, name_from) = self.name.unwrap_or((None, NameSource::Unknown));
+        Node {
+            role: self.role,
+            name: name.as_ref().map_or("", AsRef::as_ref).to_string(),
+            name_from,
+            value: self.value,
+            description: self.description.as_ref().map(AsRef::as_ref).filter(|d| !d.trim().is_empty()).map(str::to_string),
+            props,
+            ignored: self.ignored,
+            backend_id: self.backend_id,
+            secret: None,
+            frame,
+            parent: None,
+            children: Vec::new(),
+        }
     }
 }
 
-fn parse_props(list: &[AxProperty]) -> Props {
-    let mut p = Props::default();
-    for prop in list {
-        let v = &prop.value;
-        let text = || v.text();
-        let truthy = || matches!(v.text(), Some("true"));
-        let owned = || v.as_text();
-        match prop.name.as_str() {
-            "focusable" => p.focusable = truthy(),
-            "focused" => p.focused = truthy(),
-            "editable" => p.editable = text().is_some_and(|t| !t.is_empty() && t != "false"),
-            "settable" => p.settable = truthy(),
-            "disabled" => p.disabled = truthy(),
-            "required" => p.required = truthy(),
-            "readonly" => p.readonly = truthy(),
-            "invalid" => p.invalid = text().is_some_and(|t| t != "false" && !t.is_empty()),
-            "modal" => p.modal = truthy(),
-            "multiselectable" => p.multiselectable = truthy(),
-            "checked" => p.checked = tri(text()),
-            "pressed" => p.pressed = tri(text()),
-            "selected" => p.selected = text().map(|t| t == "true"),
-            "expanded" => p.expanded = text().map(|t| t == "true"),
-            "level" => p.level = text().and_then(|t| t.split('.').next()?.parse::<u32>().ok()),
-            "url" => p.url = owned().filter(|u| !u.is_empty()),
-            "valuemin" => p.value_min = owned(),
-            "valuemax" => p.value_max = owned(),
-            "valuetext" => p.value_text = owned().filter(|t| !t.is_empty()),
-            "autocomplete" => p.autocomplete = owned(),
-            _ => {}
+/// A frame's ids and child ids as read, resolved to nodes once all are read.
+struct Links<'a> {
+    ids: Vec<&'a str>,
+    kids: Vec<&'a str>,
+    /// Per node: where its child ids end in `kids`.
+    ends: Vec<usize>,
+}
+
+impl<'a> Links<'a> {
+    fn with_capacity(nodes: usize) -> Self {
+        Links { ids: Vec::with_capacity(nodes), kids: Vec::with_capacity(nodes), ends: Vec::with_capacity(nodes) }
+    }
+
+    fn add(&mut self, id: &'a str, kids: impl Iterator<Item = &'a str>) {
+        self.ids.push(id);
+        self.kids.extend(kids);
+        self.ends.push(self.kids.len());
+    }
+
+    /// Gives each of the frame's nodes (from `base` on) the nodes its child
+    /// ids name, and adds to `named` the node each one's id names: a
+    /// repeated id keeps its first node; later copies stay unreachable.
+    /// Chrome's ids are numbers written out, hashed as numbers.
+    fn resolve(self, base: NodeId, nodes: &mut [Node], named: &mut Vec<NodeId>) {
+        match self.ids.iter().map(|id| number(id)).collect::<Option<Vec<i64>>>() {
+            Some(keys) => self.link(keys, number, base, nodes, named),
+            None => self.link(self.ids.clone(), Some, base, nodes, named),
         }
     }
-    p
+
+    fn link<K: std::hash::Hash + Eq>(
+        &self,
+        keys: Vec<K>,
+        key: impl Fn(&'a str) -> Option<K>,
+        base: NodeId,
+        nodes: &mut [Node],
+        named: &mut Vec<NodeId>,
+    ) {
+        let mut map: IdMap<K, NodeId> = IdMap::with_capacity_and_hasher(keys.len(), Default::default());
+        let first = named.len();
+        for (i, k) in keys.into_iter().enumerate() {
+            named.push(*map.entry(k).or_insert(base + i as NodeId));
+        }
+        let mut start = 0;
+        for (i, &end) in self.ends.iter().enumerate() {
+            let me = base + i as NodeId;
+            if named[first + i] == me {
+                nodes[me as usize].children = self.kids[start..end].iter().filter_map(|&k| map.get(&key(k)?).copied()).collect();
+            }
+            start = end;
+        }
+    }
+}
+
+/// A decimal integer as written without a sign of plus, leading zeros or
+/// `-0`, as its value: two such texts are the same text if and only if
+/// their values are the same.
+fn number(s: &str) -> Option<i64> {
+    let (negative, digits) = match s.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        all => (false, all),
+    };
+    match digits {
+        [] | [b'0', _, ..] => return None,
+        [b'0'] if negative => return None,
+        _ if digits.len() > 18 => return None,
+        _ => {}
+    }
+    let mut v: i64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(c - b'0');
+    }
+    Some(if negative { -v } else { v })
+}
+
+/// What the extension read from a frame's DOM, by backend id.
+struct Facts<'a> {
+    clicks: IdMap<i64, &'a crate::cdp::ClickFact>,
+    positions: IdMap<i64, &'a crate::cdp::PositionFact>,
+}
+
+impl<'a> Facts<'a> {
+    fn of(frame: &'a FrameInput) -> Facts<'a> {
+        Facts {
+            clicks: frame.clickables.iter().map(|c| (c.backend_node_id, c)).collect(),
+            positions: frame.positions.iter().map(|p| (p.backend_node_id, p)).collect(),
+        }
+    }
+
+    fn apply(&self, backend_id: Option<i64>, props: &mut Props) {
+        let Some(b) = backend_id else { return };
+        if let Some(c) = self.clicks.get(&b) {
+            props.pointer = c.pointer;
+            props.listener = c.listener;
+            props.drop = c.drop;
+        }
+        if let Some(p) = self.positions.get(&b) {
+            props.set_count = p.count;
+            props.set_index = p.index;
+            props.scroll = p.scroll;
+        }
+    }
+}
+
+/// The properties the tree reads, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prop {
+    Focusable,
+    Focused,
+    Editable,
+    Settable,
+    Disabled,
+    Required,
+    Readonly,
+    Invalid,
+    Modal,
+    Multiselectable,
+    Checked,
+    Pressed,
+    Selected,
+    Expanded,
+    Level,
+    Url,
+    ValueMin,
+    ValueMax,
+    ValueText,
+    Autocomplete,
+    /// `labelledby`, `describedby`: the nodes a name or description is composed from.
+    Relation,
+    Other,
+}
+
+impl Prop {
+    fn parse(name: &str) -> Prop {
+        match name {
+            "focusable" => Prop::Focusable,
+            "focused" => Prop::Focused,
+            "editable" => Prop::Editable,
+            "settable" => Prop::Settable,
+            "disabled" => Prop::Disabled,
+            "required" => Prop::Required,
+            "readonly" => Prop::Readonly,
+            "invalid" => Prop::Invalid,
+            "modal" => Prop::Modal,
+            "multiselectable" => Prop::Multiselectable,
+            "checked" => Prop::Checked,
+            "pressed" => Prop::Pressed,
+            "selected" => Prop::Selected,
+            "expanded" => Prop::Expanded,
+            "level" => Prop::Level,
+            "url" => Prop::Url,
+            "valuemin" => Prop::ValueMin,
+            "valuemax" => Prop::ValueMax,
+            "valuetext" => Prop::ValueText,
+            "autocomplete" => Prop::Autocomplete,
+            "labelledby" | "describedby" => Prop::Relation,
+            _ => Prop::Other,
+        }
+    }
+
+    fn relates(self) -> bool {
+        self == Prop::Relation
+    }
+}
+
+impl Props {
+    /// Reads one property's value.
+    fn read(&mut self, prop: Prop, text: Option<&str>) {
+        let truthy = text == Some("true");
+        let owned = || text.map(str::to_string);
+        match prop {
+            Prop::Focusable => self.focusable = truthy,
+            Prop::Focused => self.focused = truthy,
+            Prop::Editable => self.editable = text.is_some_and(|t| !t.is_empty() && t != "false"),
+            Prop::Settable => self.settable = truthy,
+            Prop::Disabled => self.disabled = truthy,
+            Prop::Required => self.required = truthy,
+            Prop::Readonly => self.readonly = truthy,
+            Prop::Invalid => self.invalid = text.is_some_and(|t| t != "false" && !t.is_empty()),
+            Prop::Modal => self.modal = truthy,
+            Prop::Multiselectable => self.multiselectable = truthy,
+            Prop::Checked => self.checked = tri(text),
+            Prop::Pressed => self.pressed = tri(text),
+            Prop::Selected => self.selected = text.map(|t| t == "true"),
+            Prop::Expanded => self.expanded = text.map(|t| t == "true"),
+            Prop::Level => self.level = text.and_then(|t| t.split('.').next()?.parse::<u32>().ok()),
+            Prop::Url => self.url = owned().filter(|u| !u.is_empty()),
+            Prop::ValueMin => self.value_min = owned(),
+            Prop::ValueMax => self.value_max = owned(),
+            Prop::ValueText => self.value_text = owned().filter(|t| !t.is_empty()),
+            Prop::Autocomplete => self.autocomplete = owned(),
+            Prop::Relation | Prop::Other => {}
+        }
+    }
 }
 
 fn tri(t: Option<&str>) -> Option<Tri> {
@@ -431,6 +636,11 @@ impl Hasher for IdHasher {
             word[..chunk.len()].copy_from_slice(chunk);
             self.add(u64::from_le_bytes(word));
         }
+        // A product's low bits depend on its factors' low bits only, and the
+        // table picks a bucket by the low bits: without this, ids differing
+        // only in their middle bytes (`-1000000002`, `-1000000107`) shared
+        // buckets, and finding one compared it with dozens.
+        self.0 = self.0.rotate_left(26);
     }
     fn write_u8(&mut self, i: u8) {
         self.add(u64::from(i));

@@ -6,6 +6,19 @@ use axsnap_core::tree::Tree;
 use axsnap_core::{is_actionable, snapshot, Format, Mode, Options, RefTable, SnapshotInput};
 use std::collections::{BTreeSet, HashSet};
 
+/// Every page packed as the extension packs it for the Wasm core builds
+/// the tree its nodes read by serde build.
+#[test]
+fn packed_pages_build_the_trees_serde_builds() {
+    let Some(pages) = common::corpus() else { return };
+    for (name, json) in &pages {
+        let input = SnapshotInput::from_json(json).unwrap();
+        let packed = axsnap_core::packed::pack(&input).unwrap_or_else(|| panic!("{name}: not packed"));
+        assert!(packed.frames.iter().all(|f| f.packed.is_some() && f.nodes.is_empty()), "{name}");
+        assert_eq!(Tree::build(&packed), Tree::build(&input), "{name}");
+    }
+}
+
 #[test]
 fn every_actionable_node_has_exactly_one_ref_in_full_mode() {
     let Some(pages) = common::corpus() else { return };

@@ -3,7 +3,8 @@
 
 mod common;
 
-use axsnap_core::{snapshot, Format, Mode, Options, RefTable, SnapshotInput};
+use axsnap_core::tree::Tree;
+use axsnap_core::{packed, snapshot, Format, Mode, Options, RefTable, SnapshotInput};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
@@ -63,6 +64,8 @@ proptest! {
     #[test]
     fn random_trees_never_panic_and_refs_agree(spec in prop::collection::vec(arb_node(), 1..40)) {
         let input = SnapshotInput::from_value(build(spec)).unwrap();
+        // Packed as the extension packs it, the input builds the same tree.
+        prop_assert_eq!(Tree::build(&packed::pack(&input).unwrap()), Tree::build(&input));
         for mode in [Mode::Full, Mode::Interactive] {
             let mut refs = RefTable::new();
             let o = Options { mode, ..Options::default() };

@@ -31,7 +31,7 @@ struct JsTarget<'a> {
 
 #[wasm_bindgen(module = "/src/pack.js")]
 extern "C" {
-    /// `[strings, count, codes, numbers, {frames}]` in the core's packed format, or null.
+    /// `[texts, textEnds, words, wordEnds, codes, numbers, {frames}]` in the core's packed format, or null.
     #[wasm_bindgen(catch)]
     fn pack(input: &JsValue) -> Result<JsValue, JsValue>;
 }
@@ -48,14 +48,16 @@ pub fn read_input(input: &JsValue) -> Result<SnapshotInput, JsValue> {
 pub fn read_packed(input: &JsValue) -> Option<SnapshotInput> {
     let packed = pack(input).ok().filter(|p| !p.is_null())?;
     let packed: js_sys::Array = packed.dyn_into().ok()?;
-    let strings = packed.get(0).as_string()?;
-    let count = packed.get(1).as_f64()? as usize;
-    let codes: js_sys::Int32Array = packed.get(2).dyn_into().ok()?;
-    let numbers: js_sys::Float64Array = packed.get(3).dyn_into().ok()?;
+    let bytes = |i: u32| Some(packed.get(i).dyn_into::<js_sys::Uint8Array>().ok()?.to_vec());
+    let ends = |i: u32| Some(packed.get(i).dyn_into::<js_sys::Uint32Array>().ok()?.to_vec());
+    let texts = (bytes(0)?, ends(1)?);
+    let words = (bytes(2)?, ends(3)?);
+    let codes = packed.get(4).dyn_into::<js_sys::Int32Array>().ok()?.to_vec();
+    let numbers = packed.get(5).dyn_into::<js_sys::Float64Array>().ok()?.to_vec();
     // `{frames}` without their nodes, read as any input is (one copy of serde's code for it in the .wasm).
-    let frames = packed.get(4);
+    let frames = packed.get(6);
     let frames = if frames.is_null() { None } else { Some(serde_wasm_bindgen::from_value::<RawInput>(frames).ok().map(SnapshotInput::from_raw)?.ok()?.frames) };
-    axsnap_core::packed::input(&strings, count, &codes.to_vec(), &numbers.to_vec(), frames)
+    axsnap_core::packed::input(texts, words, codes, numbers, frames)
 }
 
 /// The input read property by property, as serde decides.

@@ -14,13 +14,74 @@ function slow() {
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const I32 = (v) => Number.isSafeInteger(v) && v >= 0 && v <= 0x7fffffff;
 
+/** Strings as UTF-8 in one buffer, each ending where `ends` says: what TextEncoder would write, without a join and a call per string. */
+class Strings {
+  constructor(bytes) {
+    this.bytes = new Uint8Array(bytes);
+    this.at = 0;
+    this.ends = new Uint32Array(1024);
+    this.count = 0;
+  }
+
+  add(s) {
+    const n = s.length;
+    let at = this.at;
+    let bytes = this.bytes;
+    if (at + 3 * n > bytes.length) {
+      bytes = new Uint8Array(Math.max(2 * bytes.length, at + 3 * n));
+      bytes.set(this.bytes.subarray(0, at));
+      this.bytes = bytes;
+    }
+    for (let i = 0; i < n; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) {
+        bytes[at++] = c;
+      } else if (c < 0x800) {
+        bytes[at++] = 0xc0 | (c >> 6);
+        bytes[at++] = 0x80 | (c & 0x3f);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+          if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+            i++;
+            bytes[at++] = 0xf0 | (c >> 18);
+            bytes[at++] = 0x80 | ((c >> 12) & 0x3f);
+            bytes[at++] = 0x80 | ((c >> 6) & 0x3f);
+            bytes[at++] = 0x80 | (c & 0x3f);
+            continue;
+          }
+          c = 0xfffd; // a lone surrogate, as TextEncoder writes it
+        }
+        bytes[at++] = 0xe0 | (c >> 12);
+        bytes[at++] = 0x80 | ((c >> 6) & 0x3f);
+        bytes[at++] = 0x80 | (c & 0x3f);
+      }
+    }
+    this.at = at;
+    if (this.count === this.ends.length) {
+      const more = new Uint32Array(2 * this.ends.length);
+      more.set(this.ends);
+      this.ends = more;
+    }
+    this.ends[this.count] = at;
+    return this.count++;
+  }
+
+  done() {
+    return [this.bytes.subarray(0, this.at), this.ends.subarray(0, this.count)];
+  }
+}
+
 class Packer {
   constructor(nodes) {
-    this.codes = new Int32Array(Math.max(1024, nodes * 24));
+    this.codes = new Int32Array(Math.max(1024, nodes * 16));
     this.at = 0;
-    /** Each distinct string once: ids, roles and property names repeat. */
+    /** Texts most likely of their node alone (ids, names): hashing them would cost more than it saves. */
+    this.texts = new Strings(Math.max(1024, nodes * 24));
+    /** Words that repeat across nodes (roles, properties' names and values), each once. */
+    this.words = new Strings(4096);
     this.index = new Map();
-    this.strings = [];
     /** Numbers as they are: the .wasm then needs no code to read them from text. */
     this.numbers = [];
   }
@@ -34,25 +95,21 @@ class Packer {
     this.codes[this.at++] = v;
   }
 
-  /** A string that repeats across nodes (a role, a property's name or value). */
-  str(s) {
+  word(s) {
     let i = this.index.get(s);
     if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
+      i = this.words.add(s);
       this.index.set(s, i);
     }
     this.code(i);
   }
 
-  /** A string most likely of its node alone (an id, a name): hashing it would cost more than it saves. */
   text(s) {
-    this.code(this.strings.length);
-    this.strings.push(s);
+    this.code(this.texts.add(s));
   }
 }
 
-/** `[strings, count, codes, numbers, {frames}]` (each frame without its nodes; null for `{nodes}`), or null. */
+/** `[texts, textEnds, words, wordEnds, codes, numbers, {frames}]` (each frame without its nodes; null for `{nodes}`), or null. */
 export function pack(input) {
   try {
     return packInput(input);
@@ -83,7 +140,9 @@ function packInput(input) {
     p.code(1);
     packNodes(p, input.nodes);
   }
-  return [p.strings.join('\0'), p.strings.length, p.codes.subarray(0, p.at), new Float64Array(p.numbers), frames && { frames }];
+  const [texts, textEnds] = p.texts.done();
+  const [words, wordEnds] = p.words.done();
+  return [texts, textEnds, words, wordEnds, p.codes.subarray(0, p.at), new Float64Array(p.numbers), frames && { frames }];
 }
 
 function packNodes(p, nodes) {
@@ -109,7 +168,7 @@ function packNodes(p, nodes) {
     }
     p.code(head);
     if (hasBackend) p.code(backend);
-    if (hasFrame) p.str(frameId);
+    if (hasFrame) p.word(frameId);
     optional(p, node.role, true);
     optional(p, node.name, false);
     optional(p, node.description, false);
@@ -122,7 +181,7 @@ function packNodes(p, nodes) {
       for (const prop of props) {
         if (!isRecord(prop)) slow();
         const name = prop.name;
-        p.str(typeof name === 'string' ? name : name === undefined ? '' : slow());
+        p.word(typeof name === 'string' ? name : name === undefined ? '' : slow());
         if (prop.value === undefined) p.code(NONE);
         else axValue(p, prop.value, true);
       }
@@ -167,9 +226,9 @@ function axValue(p, v, repeats) {
   }
   p.code(tag);
   if (text !== undefined) {
-    if (repeats) p.str(text);
+    if (repeats) p.word(text);
     else p.text(text);
-  } else if (tag === NUMBER) {
+  } else if ((tag & 3) === NUMBER) {
     p.code(p.numbers.length);
     p.numbers.push(x);
   }

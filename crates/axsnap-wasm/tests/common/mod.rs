@@ -122,14 +122,22 @@ pub fn refs_survive_export_and_import() {
     }
 }
 
-/// The packer's strings and codes decode to the nodes serde reads from the
-/// same objects; inputs of another shape are left to serde.
+/// The packer's strings and codes build the tree serde's nodes build from
+/// the same objects; inputs of another shape are left to serde.
 pub fn packed_input_reads_as_serde_reads_it() {
+    use axsnap_core::{tree::Tree, FrameInput, SnapshotInput};
     use axsnap_wasm::{read_packed, read_unpacked};
+    // The frames' other fields, read by serde either way.
+    let frames = |input: &SnapshotInput| -> Vec<FrameInput> {
+        input.frames.iter().map(|f| FrameInput { nodes: Vec::new(), packed: None, ..f.clone() }).collect()
+    };
     let same = |text: &str| {
         let input = page(text);
         let packed = read_packed(&input).unwrap_or_else(|| panic!("not packed: {text}"));
-        assert_eq!(packed, read_unpacked(&input).unwrap(), "{text}");
+        let unpacked = read_unpacked(&input).unwrap();
+        assert!(packed.frames.iter().all(|f| f.packed.is_some() && f.nodes.is_empty()), "{text}");
+        assert_eq!(frames(&packed), frames(&unpacked), "{text}");
+        assert_eq!(Tree::build(&packed), Tree::build(&unpacked), "{text}");
     };
     same(PAGE);
     same(
@@ -150,10 +158,21 @@ pub fn packed_input_reads_as_serde_reads_it() {
         {"key":"F2","parent":"main","owner":7,"partial":true,"nodes":[{"nodeId":"1","name":{"type":"computedString","value":""}}]},
         {"key":"F3","parent":"main"}]}"#,
     );
-    // A name holding the packer's separator, a number for an id, a backend id
-    // beyond 32 bits: serde reads them.
+    // Text beyond ASCII, a lone surrogate, a NUL; ids that are not numbers,
+    // repeated, missing or naming no node; a number with a name source.
+    same(
+        r#"{"nodes":[
+          {"nodeId":"a","role":{"type":"role","value":"main"},"childIds":["b","zz","b","c"],
+           "name":{"type":"computedString","value":"Māori \ud83d\ude00 \ud800 a\u0000b"}},
+          {"nodeId":"b","role":{"type":"role","value":"StaticText"},"name":{"type":"computedString","value":"\u00e9t\u00e9"}},
+          {"nodeId":"b","role":{"type":"role","value":"StaticText"},"name":{"type":"computedString","value":"twin"}},
+          {"role":{"type":"role","value":"slider"},"value":{"type":"number","value":3,"sources":[{"type":"contents","value":1}]}},
+          {"nodeId":"c","role":{"type":"role","value":"heading"},"properties":[{"name":"level","value":{"type":"integer","value":2}}],"childIds":["-0","007"]},
+          {"nodeId":"-0"},{"nodeId":"007"}]}"#,
+    );
+    same(r#"{"nodes":[{"nodeId":"-7","childIds":["8","-9","8"]},{"nodeId":"8"},{"nodeId":"-9","childIds":["-7"]},{"nodeId":"8"}]}"#);
+    // A number for an id, a backend id beyond 32 bits: serde reads them.
     for text in [
-        r#"{"nodes":[{"nodeId":"1","name":{"type":"computedString","value":"a\u0000b"}}]}"#,
         r#"{"nodes":[{"nodeId":1,"childIds":[2]},{"nodeId":2}]}"#,
         r#"{"nodes":[{"nodeId":"1","backendDOMNodeId":1099511627776}]}"#,
         r#"{"result":{"nodes":[{"nodeId":"1"}]}}"#,
