@@ -84,7 +84,8 @@ struct Parts<'a> {
 }
 
 fn split(url: &str) -> Option<Parts<'_>> {
-    let scheme_end = url.find("://")?;
+    // Bytes compared in place: a substring search's setup costs more on a URL's few bytes.
+    let scheme_end = url.as_bytes().windows(3).position(|w| w == b"://")?;
     let after = scheme_end + 3;
     let rest = &url[after..];
     let auth_len = rest.find(['/', '?', '#']).unwrap_or(rest.len());
@@ -276,6 +277,10 @@ fn decode_destination(value: &str, encoding: Encoding) -> Option<String> {
 /// link is on (a site's own redirect path is recognised only there).
 pub fn unwrap_redirect(url: &str, page: Option<&str>) -> Option<(String, &'static str)> {
     let p = split(url)?;
+    // Every destination is a query parameter: most links have none.
+    if p.query.len() <= 1 {
+        return None;
+    }
     let host = p.host.to_ascii_lowercase();
     for r in REDIRECTORS {
         let host_ok = match r.host {
@@ -361,8 +366,8 @@ fn readable(url: &str) -> String {
 /// `None` means the URL leads nowhere worth printing.
 pub fn compact(url: &str, page: Option<&str>) -> Option<String> {
     let url = url.trim();
-    let lower_start: String = url.chars().take(11).collect::<String>().to_ascii_lowercase();
-    if url.is_empty() || lower_start.starts_with("javascript:") || lower_start.starts_with("data:") {
+    let scheme = |s: &str| url.as_bytes().get(..s.len()).is_some_and(|b| b.eq_ignore_ascii_case(s.as_bytes()));
+    if url.is_empty() || scheme("javascript:") || scheme("data:") {
         return None;
     }
     // A redirect inside a redirect (safelinks around a search click) unwraps too.

@@ -23,13 +23,44 @@ pub struct TextRenderer<'a> {
     url_index: HashMap<String, usize>,
     /// Descriptions already printed: a description repeated down a list
     /// (every permalink's "Permalink to this headline") is printed once.
-    said: HashSet<String>,
+    said: Said,
     /// Each element's description, made once: a line that does not fit
     /// inline is laid out again, and URL compaction is not cheap.
     described: crate::tree::IdMap<(NodeId, bool), Description>,
     /// Links whose URL is a copy of a link's printed right after them (see
     /// [`copies_beside`]): what the URL holds of the other is said there.
     copies: HashMap<NodeId, usize>,
+}
+
+/// Descriptions printed, and in what order, so that a layout tried and
+/// given up can take back what it printed.
+#[derive(Default)]
+struct Said {
+    set: HashSet<String>,
+    order: Vec<String>,
+}
+
+impl Said {
+    /// Whether `desc` is new (it is then said).
+    fn insert(&mut self, desc: &str) -> bool {
+        if self.set.contains(desc) {
+            return false;
+        }
+        self.set.insert(desc.to_string());
+        self.order.push(desc.to_string());
+        true
+    }
+
+    fn mark(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Forgets what was said since `mark`.
+    fn undo(&mut self, mark: usize) {
+        for desc in self.order.drain(mark..) {
+            self.set.remove(&desc);
+        }
+    }
 }
 
 /// Segments being assembled; text goes into the last text segment.
@@ -225,7 +256,7 @@ impl<'a> TextRenderer<'a> {
             lines: Vec::new(),
             urls: Vec::new(),
             url_index: HashMap::new(),
-            said: HashSet::new(),
+            said: Said::default(),
             described: Default::default(),
             copies: HashMap::new(),
         }
@@ -339,7 +370,7 @@ impl<'a> TextRenderer<'a> {
     /// (every permalink's "Permalink to this headline") is printed once.
     fn push_description(&mut self, s: &mut Segs, description: Option<String>) {
         if let Some(desc) = description {
-            if self.said.insert(desc.clone()) {
+            if self.said.insert(&desc) {
                 if !s.is_empty() {
                     s.push_str(" ");
                 }
@@ -552,9 +583,9 @@ impl<'a> TextRenderer<'a> {
     fn row(&mut self, e: &Element, depth: usize) {
         // A fallback to nested lines prints the cells again: descriptions seen
         // in this attempt must still be printed then.
-        let said_before = self.said.clone();
+        let said_before = self.said.mark();
         let fallback = |me: &mut Self| {
-            me.said = said_before.clone();
+            me.said.undo(said_before);
             me.row_as_block(e, depth)
         };
         let mut cells = Vec::new();
