@@ -10,6 +10,7 @@ use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
 use crate::tree::{starts_capitalised, NodeId, Tree};
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 pub struct TextRenderer<'a> {
     tree: &'a Tree,
@@ -26,10 +27,13 @@ pub struct TextRenderer<'a> {
     said: Said,
     /// Each element's description, made once: a line that does not fit
     /// inline is laid out again, and URL compaction is not cheap.
-    described: crate::tree::IdMap<(NodeId, bool), Description>,
+    described: crate::tree::IdMap<(NodeId, bool), Rc<Description>>,
     /// Links whose URL is a copy of a link's printed right after them (see
     /// [`copies_beside`]): what the URL holds of the other is said there.
     copies: HashMap<NodeId, usize>,
+    /// While a table cell is tried as one line of its row: the most lines
+    /// worth rendering, past which the row is nested lines whatever follows.
+    cap: Option<usize>,
 }
 
 /// Descriptions printed, and in what order, so that a layout tried and
@@ -259,6 +263,7 @@ impl<'a> TextRenderer<'a> {
             said: Said::default(),
             described: Default::default(),
             copies: HashMap::new(),
+            cap: None,
         }
     }
 
@@ -311,6 +316,9 @@ impl<'a> TextRenderer<'a> {
     fn children(&mut self, outs: &[Out], depth: usize) {
         let mut run = Run::default();
         for out in outs {
+            if self.cap.is_some_and(|cap| self.lines.len() > cap) {
+                return;
+            }
             match out {
                 Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),
                 Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
@@ -351,7 +359,7 @@ impl<'a> TextRenderer<'a> {
             if let Some(n) = &d.name {
                 said.push_str(&format!("\"{}\"", n.replace('"', "\\\"")));
             }
-            self.push_description(&mut said, d.description);
+            self.push_description(&mut said, d.description.as_deref());
             if !said.is_empty() {
                 run.push_element(said, Kind::Text);
             }
@@ -361,16 +369,16 @@ impl<'a> TextRenderer<'a> {
         (segs, kind)
     }
 
-    fn describe(&mut self, e: &Element) -> Description {
+    fn describe(&mut self, e: &Element) -> Rc<Description> {
         let (tree, max_text) = (self.tree, self.max_text);
-        self.described.entry((e.src, e.show_name)).or_insert_with(|| describe(tree, e, max_text)).clone()
+        self.described.entry((e.src, e.show_name)).or_insert_with(|| Rc::new(describe(tree, e, max_text))).clone()
     }
 
     /// ` desc="…"`, once per snapshot: a description repeated down a list
     /// (every permalink's "Permalink to this headline") is printed once.
-    fn push_description(&mut self, s: &mut Segs, description: Option<String>) {
+    fn push_description(&mut self, s: &mut Segs, description: Option<&str>) {
         if let Some(desc) = description {
-            if self.said.insert(&desc) {
+            if self.said.insert(desc) {
                 if !s.is_empty() {
                     s.push_str(" ");
                 }
@@ -384,30 +392,28 @@ impl<'a> TextRenderer<'a> {
     /// The element's own words: role, name (unless `with_name` is false),
     /// ref, states, value, URL.
     fn header(&mut self, e: &Element, with_name: bool) -> (Segs, Kind) {
-        let mut d = self.describe(e);
-        if !with_name {
-            d.name = None;
-        }
+        let d = self.describe(e);
+        let name = d.name.as_deref().filter(|_| with_name);
         let node = self.tree.node(e.src);
         let mut s = Segs::default();
         let kind = match node.role {
             Role::Heading => {
                 let level = node.props.level.unwrap_or(2).clamp(1, 6) as usize;
                 s.push_str(&"#".repeat(level));
-                if let Some(n) = &d.name {
+                if let Some(n) = name {
                     s.push_str(" ");
                     s.push_str(n);
                 }
                 Kind::Heading
             }
             Role::Link => {
-                let name = d.name.clone().unwrap_or_default().replace(']', "\\]");
+                let bracketed = name.unwrap_or_default().replace(']', "\\]");
                 match &d.url {
                     // A same-page anchor, marked where the tokenizer merges
                     // the mark into the bracket (`#[`): `resolve` gives its fragment.
                     Some(u) if u.starts_with('#') => {
                         s.refs_before(e);
-                        s.push_str(&format!("#[{name}]"));
+                        s.push_str(&format!("#[{bracketed}]"));
                         Kind::Link { same_page: true }
                     }
                     Some(u) if self.link_urls => {
@@ -416,14 +422,16 @@ impl<'a> TextRenderer<'a> {
                         let shown = clip(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let absolute = !u.starts_with('/') && u.contains(':');
                         s.refs_before(e);
-                        if absolute && d.name.as_deref().is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
+                        if absolute && name.is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
                             // A link whose words are its URL is a Markdown autolink: said once.
                             s.push_str(&format!("<{shown}>"));
                         } else {
-                            s.push_str(&format!("[{name}]"));
+                            s.push_str("[");
+                            s.push_str(&bracketed);
+                            s.push_str("]");
                             // A path ending in the link's words says them once, `*` (a
                             // slot of its own: the star stands for these words only).
-                            let slot = match crate::urls::star_words(&shown, d.name.as_deref().unwrap_or_default()) {
+                            let slot = match crate::urls::star_words(&shown, name.unwrap_or_default()) {
                                 Some(starred) => self.url_slot(&format!("{u}\n*"), &starred),
                                 None => self.url_slot(u, &shown),
                             };
@@ -433,7 +441,9 @@ impl<'a> TextRenderer<'a> {
                     }
                     _ => {
                         s.refs_before(e);
-                        s.push_str(&format!("[{name}]"));
+                        s.push_str("[");
+                        s.push_str(&bracketed);
+                        s.push_str("]");
                         Kind::Link { same_page: false }
                     }
                 }
@@ -443,7 +453,7 @@ impl<'a> TextRenderer<'a> {
                 for r in e.refs() {
                     s.push_ref(r);
                 }
-                if let Some(n) = &d.name {
+                if let Some(n) = name {
                     s.push_str(" \"");
                     s.push_str(&n.replace('"', "\\\""));
                     s.push_str("\"");
@@ -464,7 +474,7 @@ impl<'a> TextRenderer<'a> {
             s.push_str(" ");
             s.push_str(st);
         }
-        self.push_description(&mut s, d.description);
+        self.push_description(&mut s, d.description.as_deref());
         if let Some(v) = &d.value {
             s.push_str(": ");
             s.push_str(if said_above(&self.lines, v) { SAID_ABOVE } else { v });
@@ -500,7 +510,7 @@ impl<'a> TextRenderer<'a> {
                 if let Some(r) = e.reference {
                     head.push_ref(r);
                 }
-                self.push_description(&mut head, d.description);
+                self.push_description(&mut head, d.description.as_deref());
                 self.joined(head, Kind::ListItem { numbered: marker.is_some(), first: None }, &rest, depth);
             }
             Role::Row => self.row(e, depth),
@@ -601,18 +611,22 @@ impl<'a> TextRenderer<'a> {
                     if blocks.is_some() {
                         return fallback(self);
                     }
-                    // The cell's lines, rendered apart from the row's.
+                    // An infobox's row: a header, then a list. Said as a row of the cells
+                    // before, the list under it; any other shape is nested lines.
+                    let plain = ce.reference.is_none() && self.describe(ce).description.is_none();
+                    let one_line = cells.is_empty() || list_before || !plain;
+                    // The cell's lines, rendered apart from the row's: where it
+                    // must be one line, only until it is more than one line can say.
                     let outer = std::mem::take(&mut self.lines);
+                    let cap = std::mem::replace(&mut self.cap, one_line.then_some(CELL_LINES));
                     self.children(&ce.children, 0);
+                    self.cap = cap;
                     let mut sub = std::mem::replace(&mut self.lines, outer);
                     if let Some(line) = broken_words(&sub) {
                         sub = vec![line];
                     }
                     if sub.len() > 1 {
-                        // An infobox's row: a header, then a list. Said as a row of the cells
-                        // before, the list under it; any other shape is nested lines.
-                        let plain = ce.reference.is_none() && self.describe(ce).description.is_none();
-                        if cells.is_empty() || list_before || !plain {
+                        if one_line {
                             return fallback(self);
                         }
                         blocks = Some(sub);
@@ -629,8 +643,8 @@ impl<'a> TextRenderer<'a> {
                         }
                     }
                     // A header's title ("Sort ascending") follows its words.
-                    let description = self.describe(ce).description.map(|d| d.replace('|', "\\|"));
-                    self.push_description(&mut cell, description);
+                    let description = self.describe(ce).description.as_ref().map(|d| d.replace('|', "\\|"));
+                    self.push_description(&mut cell, description.as_deref());
                     all_headers &= ce.role == Role::ColumnHeader;
                     list_before |= holds_list(&ce.children);
                     cells.push(cell);
