@@ -253,8 +253,9 @@ impl Tree {
     /// Names rebuilt from their text boxes with the spaces Chrome left out
     /// (see `spaced_name`), so every printer and every rule reads the same.
     fn respace_names(&mut self) {
+        let mut stack = Vec::new();
         for id in 0..self.nodes.len() as NodeId {
-            if let Some(name) = spaced_name(self, id) {
+            if let Some(name) = spaced_name(self, id, &mut stack) {
                 self.nodes[id as usize].name = name;
             }
         }
@@ -567,24 +568,39 @@ fn tri(t: Option<&str>) -> Option<Tri> {
 /// "XDismiss". When the name is exactly those boxes, they are joined again
 /// with a space where a new word starts: after a section number, or before
 /// a capitalised word. Any other name is Chrome's, unchanged.
-fn spaced_name(tree: &Tree, id: NodeId) -> Option<String> {
+/// `stack` is room for the walk, kept from one node to the next.
+fn spaced_name(tree: &Tree, id: NodeId, stack: &mut Vec<NodeId>) -> Option<String> {
     let node = tree.node(id);
     if node.name.is_empty() || node.children.is_empty() || node.role == Role::StaticText {
         return None;
     }
     // The boxes must spell the name exactly, checked as they come so that a
-    // container whose text is not its name stops at its first box.
+    // container whose text is not its name stops at its first box. The walk
+    // is `descendants`' (as many nodes as the tree holds at the most).
     let mut parts: Vec<&str> = Vec::new();
     let mut rest = node.name.as_str();
-    for (seen, d) in tree.descendants(id).enumerate() {
+    stack.clear();
+    stack.extend(node.children.iter().rev());
+    let mut seen = 0;
+    while let Some(d) = stack.pop() {
+        if seen == tree.nodes.len() + 1 {
+            break;
+        }
         if seen == 64 {
             return None;
         }
+        seen += 1;
         let n = tree.node(d);
         if n.role == Role::StaticText && !n.ignored {
             rest = rest.strip_prefix(n.name.as_str())?;
+            // A first box that says the whole name leaves no word to start:
+            // any box after it is empty or no part of the name.
+            if parts.is_empty() && rest.is_empty() {
+                return None;
+            }
             parts.push(&n.name);
         }
+        stack.extend(n.children.iter().rev());
     }
     if parts.len() < 2 || !rest.is_empty() || !parts.windows(2).any(|w| starts_word(w[0], w[1])) {
         return None;

@@ -18,10 +18,12 @@ pub fn squash(s: &str) -> String {
 /// words with single spaces, most text): for the hot paths.
 pub fn squashed(s: &str) -> Cow<'_, str> {
     let b = s.as_bytes();
+    // One pass: ASCII, no whitespace but single spaces, none at either end.
     let plain = b.first() != Some(&b' ')
         && b.last() != Some(&b' ')
-        && b.iter().all(|&c| c.is_ascii() && (c == b' ' || !c.is_ascii_whitespace()))
-        && !s.contains("  ");
+        && b.iter().zip(b.iter().skip(1).chain([&b'x'])).all(|(&c, &next)| {
+            c.is_ascii() && (c == b' ' && next != b' ' || !c.is_ascii_whitespace())
+        });
     if plain {
         return Cow::Borrowed(s);
     }
@@ -43,13 +45,19 @@ pub fn squashed(s: &str) -> Cow<'_, str> {
 }
 
 pub fn clip(s: &str, max: Option<usize>) -> String {
+    clipped(s, max).into_owned()
+}
+
+/// [`clip`] without a copy where the text fits.
+pub fn clipped(s: &str, max: Option<usize>) -> Cow<'_, str> {
     match max {
-        Some(m) if s.chars().count() > m => {
+        // A text of no more bytes than `m` has no more characters.
+        Some(m) if s.len() > m && s.chars().count() > m => {
             let mut t: String = s.chars().take(m).collect();
             t.push('…');
-            t
+            Cow::Owned(t)
         }
-        _ => s.to_string(),
+        _ => Cow::Borrowed(s),
     }
 }
 

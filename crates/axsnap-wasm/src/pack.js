@@ -15,11 +15,23 @@ const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const I32 = (v) => Number.isSafeInteger(v) && v >= 0 && v <= 0x7fffffff;
 
 /** Strings as UTF-8 in one buffer, each ending where `ends` says: what TextEncoder would write, without a join and a call per string. */
+/**
+ * The typed arrays of the last input packed, taken again by the next: the
+ * core copies what it is handed before it returns, and a large page's
+ * arrays cost more to allocate and collect than to keep.
+ */
+let kept = null;
+
+/** `old` if it holds `length`, else a new array. */
+function room(old, Type, length) {
+  return old && old.length >= length ? old : new Type(length);
+}
+
 class Strings {
-  constructor(bytes) {
-    this.bytes = new Uint8Array(bytes);
+  constructor(old, bytes) {
+    this.bytes = room(old && old.bytes, Uint8Array, bytes);
     this.at = 0;
-    this.ends = new Uint32Array(1024);
+    this.ends = room(old && old.ends, Uint32Array, 1024);
     this.count = 0;
   }
 
@@ -75,12 +87,12 @@ class Strings {
 
 class Packer {
   constructor(nodes) {
-    this.codes = new Int32Array(Math.max(1024, nodes * 16));
+    this.codes = room(kept && kept.codes, Int32Array, Math.max(1024, nodes * 16));
     this.at = 0;
     /** Texts most likely of their node alone (ids, names): hashing them would cost more than it saves. */
-    this.texts = new Strings(Math.max(1024, nodes * 24));
+    this.texts = new Strings(kept && kept.texts, Math.max(1024, nodes * 24));
     /** Words that repeat across nodes (roles, properties' names and values), each once. */
-    this.words = new Strings(4096);
+    this.words = new Strings(kept && kept.words, 4096);
     this.index = new Map();
     /** Numbers as they are: the .wasm then needs no code to read them from text. */
     this.numbers = [];
@@ -140,6 +152,7 @@ function packInput(input) {
     p.code(1);
     packNodes(p, input.nodes);
   }
+  kept = p;
   const [texts, textEnds] = p.texts.done();
   const [words, wordEnds] = p.words.done();
   return [texts, textEnds, words, wordEnds, p.codes.subarray(0, p.at), new Float64Array(p.numbers), frames && { frames }];

@@ -4,7 +4,7 @@
 //! typed segments (text, URL slot, ref); `print` writes them out.
 
 use super::{describe, Description};
-use crate::words::{clip, squashed};
+use crate::words::{clip, clipped, squashed};
 use crate::distill::{is_blank, Element, Out};
 use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
@@ -320,8 +320,8 @@ impl<'a> TextRenderer<'a> {
                 return;
             }
             match out {
-                Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),
-                Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
+                Out::Text(t, anchor) => run.push_boxed_text(&clipped(t, self.max_text), *anchor),
+                Out::Marker(t) => run.push_text(&clipped(t, self.max_text)),
                 Out::Break => self.flush(&mut run, depth),
                 Out::Element(e) if inline_capable(e) => {
                     let (segs, kind) = self.inline(e);
@@ -344,8 +344,8 @@ impl<'a> TextRenderer<'a> {
         let mut run = Run { segs, pending_space: true, ..Run::default() };
         for c in &e.children {
             match c {
-                Out::Text(t, anchor) => run.push_boxed_text(&clip(t, self.max_text), *anchor),
-                Out::Marker(t) => run.push_text(&clip(t, self.max_text)),
+                Out::Text(t, anchor) => run.push_boxed_text(&clipped(t, self.max_text), *anchor),
+                Out::Marker(t) => run.push_text(&clipped(t, self.max_text)),
                 Out::Break => run.pending_space = true,
                 Out::Element(ce) => {
                     let (cs, ck) = self.inline(ce);

@@ -50,7 +50,9 @@ pub const DROP_ECHOED_TEXT: Rule = Rule {
 /// Chrome collapses whitespace in a text's name unless CSS keeps it, so a
 /// newline, a tab or two spaces in a row mean preformatted text (code).
 pub fn is_preformatted(text: &str) -> bool {
-    text.contains(['\n', '\t']) || text.contains("  ")
+    // One pass over the bytes: a line break, a tab or two spaces running.
+    let b = text.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| c == b'\n' || c == b'\t' || c == b' ' && b.get(i + 1) == Some(&b' '))
 }
 
 /// Whitespace-insensitive containment of whole words: "Sign\n in" is in
