@@ -372,9 +372,13 @@ impl<'a> Distiller<'a> {
     }
 
     fn control_inside_repeats(&self, id: NodeId, name: &str) -> bool {
+        let children = &self.tree.node(id).children;
+        if !children.iter().any(|&c| self.holds_actionable[c as usize]) {
+            return false;
+        }
         // Spaces aside: a control's name may have been re-spaced, its container's not.
         let name_bare: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
-        let mut stack: Vec<NodeId> = self.tree.node(id).children.clone();
+        let mut stack: Vec<NodeId> = children.clone();
         let mut budget = 64;
         while let Some(d) = stack.pop() {
             budget -= 1;

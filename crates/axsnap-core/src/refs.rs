@@ -43,7 +43,7 @@ pub struct RefTable {
     next: u32,
     /// Full snapshots taken; a subtree snapshot does not start a generation.
     generation: u64,
-    by_node: IdMap<(String, i64), u32>,
+    by_node: ByNode,
     entries: IdMap<u32, Entry>,
     /// Per frame key: the document the frame's refs belong to.
     documents: HashMap<String, String>,
@@ -63,6 +63,33 @@ pub struct RefTable {
     unheld: u64,
 }
 
+/// Refs by frame key and backend id, found without copying the key.
+#[derive(Debug, Clone, Default)]
+struct ByNode(IdMap<String, IdMap<i64, u32>>);
+
+impl ByNode {
+    fn get(&self, frame: &str, backend: i64) -> Option<u32> {
+        self.0.get(frame)?.get(&backend).copied()
+    }
+
+    fn insert(&mut self, frame: &str, backend: i64, n: u32) {
+        match self.0.get_mut(frame) {
+            Some(refs) => refs.insert(backend, n),
+            None => self.0.entry(frame.to_string()).or_default().insert(backend, n),
+        };
+    }
+
+    fn remove(&mut self, frame: &str, backend: i64) {
+        if let Some(refs) = self.0.get_mut(frame) {
+            refs.remove(&backend);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// What an element showed: frame key, role, name and link URL.
 type Shown = (String, String, String, Option<String>);
 
@@ -71,7 +98,7 @@ impl Default for RefTable {
         RefTable {
             next: 0,
             generation: 0,
-            by_node: IdMap::default(),
+            by_node: ByNode::default(),
             entries: IdMap::default(),
             documents: HashMap::new(),
             partial: Vec::new(),
@@ -145,7 +172,7 @@ impl RefTable {
         let before_dialog = if self.unheld < previous { self.unheld } else { previous };
         let mut alive: std::collections::HashSet<u32> = std::collections::HashSet::new();
         for (frame, backend, _, _) in nodes.clone() {
-            if let Some(&n) = self.by_node.get(&(frame.to_string(), backend)) {
+            if let Some(n) = self.by_node.get(frame, backend) {
                 alive.insert(n);
             }
         }
@@ -171,7 +198,7 @@ impl RefTable {
         }
         for (frame, backend, role, name) in nodes {
             if let Some(count) = self.newcomers.get_mut(&(frame.to_string(), role.to_string(), name.to_string())) {
-                if !self.by_node.contains_key(&(frame.to_string(), backend)) {
+                if self.by_node.get(frame, backend).is_none() {
                     *count += 1;
                 }
             }
@@ -234,7 +261,7 @@ impl RefTable {
         }
         for n in forget {
             if let Some(e) = self.entries.remove(&n) {
-                self.by_node.remove(&(e.target.frame, e.target.backend_node_id));
+                self.by_node.remove(&e.target.frame, e.target.backend_node_id);
             }
         }
     }
@@ -243,7 +270,7 @@ impl RefTable {
     /// number (numbers are never reused).
     pub fn assign(&mut self, frame: &str, backend_node_id: i64, role: &str, name: &str, url: Option<&str>) -> u32 {
         let generation = self.generation;
-        if let Some(&n) = self.by_node.get(&(frame.to_string(), backend_node_id)) {
+        if let Some(n) = self.by_node.get(frame, backend_node_id) {
             if let Some(e) = self.entries.get_mut(&n) {
                 e.seen = generation;
                 e.target.role = role.to_string();
@@ -254,16 +281,16 @@ impl RefTable {
         }
         if let Some(n) = self.successor(frame, role, name, url) {
             if let Some(e) = self.entries.get_mut(&n) {
-                self.by_node.remove(&(frame.to_string(), e.target.backend_node_id));
+                self.by_node.remove(frame, e.target.backend_node_id);
                 e.target.backend_node_id = backend_node_id;
                 e.seen = generation;
-                self.by_node.insert((frame.to_string(), backend_node_id), n);
+                self.by_node.insert(frame, backend_node_id, n);
                 return n;
             }
         }
         let n = self.next;
         self.next += 1;
-        self.by_node.insert((frame.to_string(), backend_node_id), n);
+        self.by_node.insert(frame, backend_node_id, n);
         let target = Target {
             frame: frame.to_string(),
             document: self.documents.get(frame).cloned().unwrap_or_default(),
@@ -305,7 +332,7 @@ impl RefTable {
 
     /// Forgets one frame's refs (it navigated or went away).
     pub fn forget_frame(&mut self, frame: &str) {
-        self.by_node.retain(|(f, _), _| f != frame);
+        self.by_node.0.remove(frame);
         self.entries.retain(|_, e| e.target.frame != frame);
         self.documents.remove(frame);
     }
@@ -393,7 +420,7 @@ impl RefTable {
                 return Err(Error::bad_input(format!("saved ref table: ref {n} names frame {frame}, which it does not list")));
             };
             t.next = t.next.max(n + 1);
-            t.by_node.insert((frame.clone(), backend_node_id), n);
+            t.by_node.insert(&frame, backend_node_id, n);
             let target = Target { frame, document, backend_node_id, role, name, url };
             t.entries.insert(n, Entry { target, seen: t.generation.saturating_sub(age) });
         }

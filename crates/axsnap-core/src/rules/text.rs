@@ -188,7 +188,8 @@ pub const DROP_BULLET_GLYPHS: Rule = Rule {
 /// One or two bullets or dots and nothing else (`•`, `◦`, ` · `).
 pub fn is_bullet_glyph(text: &str) -> bool {
     let mut glyphs = text.chars().filter(|c| !c.is_whitespace());
-    let n = glyphs.clone().count();
+    // Counted no further than it matters: text nodes can be paragraphs.
+    let n = glyphs.clone().take(3).count();
     (1..=2).contains(&n) && glyphs.all(|c| "•◦▪▫‣⁃∙·⋅".contains(c))
 }
 
