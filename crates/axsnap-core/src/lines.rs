@@ -140,8 +140,21 @@ impl Lines {
 
 /// A ref as it is printed: `A7`.
 pub fn push_ref(out: &mut String, n: u32) {
-    use std::fmt::Write;
-    let _ = write!(out, "A{n}");
+    // Digits by hand: the formatting machinery is slow in Wasm, and a
+    // large page prints thousands of refs.
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.push('A');
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 pub fn format_ref(n: u32) -> String {

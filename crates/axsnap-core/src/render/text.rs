@@ -9,6 +9,7 @@ use crate::distill::{is_blank, Element, Out};
 use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
 use crate::tree::{starts_capitalised, NodeId, Tree};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -116,10 +117,13 @@ impl Segs {
         }
     }
 
-    fn map_text(&mut self, f: impl Fn(&str) -> String) {
+    /// Each text segment holding `from` with it replaced by `to`.
+    fn replace(&mut self, from: char, to: &str) {
         for s in &mut self.0 {
             if let Segment::Text(t) = s {
-                *t = f(t);
+                if t.contains(from) {
+                    *t = t.replace(from, to);
+                }
             }
         }
     }
@@ -288,11 +292,12 @@ impl<'a> TextRenderer<'a> {
     /// The slot of a URL, one per full URL: two URLs clipped to the same
     /// text are still two destinations, never one reference.
     fn url_slot(&mut self, url: &str, shown: &str) -> Segment {
-        let next = self.urls.len();
-        let i = *self.url_index.entry(url.to_string()).or_insert(next);
-        if i == next {
-            self.urls.push(shown.to_string());
+        if let Some(&i) = self.url_index.get(url) {
+            return Segment::Url(i);
         }
+        let i = self.urls.len();
+        self.url_index.insert(url.to_string(), i);
+        self.urls.push(shown.to_string());
         Segment::Url(i)
     }
 
@@ -307,7 +312,9 @@ impl<'a> TextRenderer<'a> {
             // A line of words is clipped as a whole; a line holding refs or
             // URLs keeps them (its texts and names were clipped one by one).
             if let [Segment::Text(t)] = piece.as_mut_slice() {
-                *t = clip(t, self.max_text.map(|m| m.max(1)));
+                if let Cow::Owned(clipped) = clipped(t, self.max_text.map(|m| m.max(1))) {
+                    *t = clipped;
+                }
             }
             self.lines.push(Line::segments(depth, kind.take().unwrap_or(Kind::Text), piece));
         }
@@ -365,7 +372,7 @@ impl<'a> TextRenderer<'a> {
             }
         }
         let mut segs = run.segs;
-        segs.map_text(|t| t.replace('\n', " "));
+        segs.replace('\n', " ");
         (segs, kind)
     }
 
@@ -500,7 +507,7 @@ impl<'a> TextRenderer<'a> {
                     Some(Out::Marker(m)) => Some(m.as_str()),
                     _ => None,
                 };
-                let rest: Vec<Out> = skip_first_marker(&e.children);
+                let rest = skip_first_marker(&e.children);
                 let mut head = Segs::default();
                 head.push_str(marker.unwrap_or("-"));
                 let d = self.describe(e);
@@ -511,7 +518,7 @@ impl<'a> TextRenderer<'a> {
                     head.push_ref(r);
                 }
                 self.push_description(&mut head, d.description.as_deref());
-                self.joined(head, Kind::ListItem { numbered: marker.is_some(), first: None }, &rest, depth);
+                self.joined(head, Kind::ListItem { numbered: marker.is_some(), first: None }, rest, depth);
             }
             Role::Row => self.row(e, depth),
             // The page line heads the snapshot; its content is not indented.
@@ -700,7 +707,7 @@ fn cell_words(line: Option<Line>) -> Segs {
         Some(crate::lines::Body::Segments(s)) => Segs(s),
         _ => Segs::default(),
     };
-    cell.map_text(|t| t.replace('|', "\\|"));
+    cell.replace('|', "\\|");
     cell
 }
 
@@ -811,24 +818,16 @@ fn inline_capable(e: &Element) -> bool {
         })
 }
 
-fn skip_first_marker(children: &[Out]) -> Vec<Out> {
-    let mut out = Vec::with_capacity(children.len());
-    let mut skipped = false;
-    for c in children {
-        if !skipped {
-            match c {
-                c if is_blank(c) => continue,
-                Out::Marker(_) => {
-                    skipped = true;
-                    continue;
-                }
-                _ => skipped = true,
-            }
-        }
-        out.push(c.clone());
+/// A list item's content after its marker (and the blanks before it), borrowed.
+fn skip_first_marker(children: &[Out]) -> &[Out] {
+    match children.iter().position(|c| !is_blank(c)) {
+        Some(i) if matches!(children[i], Out::Marker(_)) => &children[i + 1..],
+        Some(i) => &children[i..],
+        None => &[],
     }
-    out
-}/// How many links after a link are looked at for the one its URL copies.
+}
+
+/// How many links after a link are looked at for the one its URL copies.
 const COPY_LOOKAHEAD: usize = 3;
 
 /// Links whose URL ends with the whole URL of one of the next few links, and
