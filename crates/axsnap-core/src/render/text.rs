@@ -4,7 +4,7 @@
 //! typed segments (text, URL slot, ref); `print` writes them out.
 
 use super::{describe, Description};
-use crate::words::{clip, clipped, squashed};
+use crate::words::{clipped, squashed};
 use crate::distill::{is_blank, Element, Out};
 use crate::lines::{Kind, Line, Lines, Segment};
 use crate::role::Role;
@@ -426,7 +426,7 @@ impl<'a> TextRenderer<'a> {
                     Some(u) if self.link_urls => {
                         let copy = self.copies.get(&e.src).and_then(|&at| Some(format!("{}…", node.props.url.as_deref()?.get(..at)?)));
                         let shown = copy.unwrap_or_else(|| crate::urls::clip_opaque(u));
-                        let shown = clip(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
+                        let shown = clipped(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let absolute = !u.starts_with('/') && u.contains(':');
                         s.refs_before(e);
                         if absolute && name.is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {

@@ -61,8 +61,13 @@ pub fn is_preformatted(text: &str) -> bool {
 /// "1972" are both in "1.11972".
 pub fn contains_words(haystack: &str, needle: &str) -> bool {
     let (h, n) = (squashed(haystack), squashed(needle));
-    if n.is_empty() {
+    if n.is_empty() || n.len() > h.len() {
         return false;
+    }
+    // As long as the haystack, the needle can only be all of it (and that
+    // starts it): no substring searcher to set up for a text echoing a name.
+    if n.len() == h.len() {
+        return h == n;
     }
     h.match_indices(&*n).any(|(at, _)| {
         let end = at + n.len();
