@@ -362,6 +362,15 @@ fn readable(url: &str) -> String {
     out
 }
 
+/// [`readable`] of a URL already owned: most hold no escape to decode.
+fn readable_owned(url: String) -> String {
+    if url.contains('%') {
+        readable(&url)
+    } else {
+        url
+    }
+}
+
 /// The shortest faithful form of `url` as seen from the page at `page`.
 /// `None` means the URL leads nowhere worth printing.
 pub fn compact(url: &str, page: Option<&str>) -> Option<String> {
@@ -371,10 +380,10 @@ pub fn compact(url: &str, page: Option<&str>) -> Option<String> {
         return None;
     }
     // A redirect inside a redirect (safelinks around a search click) unwraps too.
-    let mut dest = url.to_string();
+    let mut dest = std::borrow::Cow::Borrowed(url);
     for _ in 0..3 {
         match unwrap_redirect(&dest, page) {
-            Some((d, _)) => dest = d,
+            Some((d, _)) => dest = std::borrow::Cow::Owned(d),
             None => break,
         }
     }
@@ -391,7 +400,7 @@ pub fn compact(url: &str, page: Option<&str>) -> Option<String> {
             if same_document && !parts.fragment.is_empty() {
                 return Some(readable(parts.fragment));
             }
-            return Some(readable(&format!("{path}{query}{}", parts.fragment)));
+            return Some(readable_owned(format!("{path}{query}{}", parts.fragment)));
         }
     }
     let shown_path = if parts.path.is_empty() && query.is_empty() && parts.fragment.is_empty() {
@@ -399,7 +408,7 @@ pub fn compact(url: &str, page: Option<&str>) -> Option<String> {
     } else {
         path
     };
-    Some(readable(&format!("{}{shown_path}{query}{}", parts.origin, parts.fragment)))
+    Some(readable_owned(format!("{}{shown_path}{query}{}", parts.origin, parts.fragment)))
 }
 
 /// Opaque parts are shown this long, then `…`.
