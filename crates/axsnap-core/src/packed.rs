@@ -47,8 +47,23 @@ struct Table {
 }
 
 impl Table {
+    /// `None` unless every string is UTF-8 on its own: each then reads
+    /// by its index alone.
     fn new(bytes: Vec<u8>, ends: Vec<u32>) -> Option<Table> {
-        Some(Table { text: String::from_utf8(bytes).ok()?, ends })
+        let text = String::from_utf8(bytes).ok()?;
+        let mut start = 0;
+        for &end in &ends {
+            let end = end as usize;
+            if end < start || !text.is_char_boundary(end) {
+                return None;
+            }
+            start = end;
+        }
+        Some(Table { text, ends })
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
     }
 
     fn get(&self, i: usize) -> Option<&str> {
@@ -70,7 +85,7 @@ pub struct Packed {
 impl Packed {
     /// The number of words: the size of a cache of what each says.
     pub fn words(&self) -> usize {
-        self.words.ends.len()
+        self.words.len()
     }
 }
 
@@ -370,7 +385,7 @@ impl<'a> Reader<'a> {
         let properties = (&start[..start.len() - self.codes.len()], n);
         let n = self.count()?;
         let children = self.take(n)?;
-        if children.iter().any(|&c| self.packed.texts.get(c as usize).is_none()) {
+        if !children.iter().all(|&c| usize::try_from(c).is_ok_and(|c| c < self.packed.texts.len())) {
             return None;
         }
         Some(Node { id, ignored: head & 1 != 0, backend_id, frame_id, role, name, description, value, properties, children, packed: self.packed })
