@@ -167,6 +167,10 @@ impl RefTable {
     pub fn expect_replacements<'a>(&mut self, nodes: impl Iterator<Item = (&'a str, i64, &'a str, &'a str)> + Clone) {
         self.replaced.clear();
         self.newcomers.clear();
+        // No ref yet (a tab's first snapshot): nothing can pass on.
+        if self.entries.is_empty() {
+            return;
+        }
         let previous = self.generation.saturating_sub(1);
         // After a modal dialog, also the page the agent saw before it.
         let before_dialog = if self.unheld < previous { self.unheld } else { previous };
