@@ -251,14 +251,15 @@ export const UPDATE_FROM_NODES = 3000;
  * @returns {Promise<{clicks:number[], drops:number[]}>}
  */
 async function listeners(tabId, session) {
-  const objectGroup = `axsnap-clicks-${++groups}`;
+  // The document is asked for outside any object group: Chrome wraps every listener's handler (its source
+  // text as the description) for a document in a group, which on a React page is most of the answer.
+  const { result } = await send(tabId, session, 'Runtime.evaluate', { expression: 'document' });
   try {
-    const { result } = await send(tabId, session, 'Runtime.evaluate', { expression: 'document', objectGroup });
     const { listeners: list } = await send(tabId, session, 'DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
     const of = (/** @type {Set<string>} */ events) => list.filter((l) => events.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId);
     return { clicks: of(CLICK_EVENTS), drops: of(DROP_EVENTS) };
   } finally {
-    send(tabId, session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+    send(tabId, session, 'Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
   }
 }
 
