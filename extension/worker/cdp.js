@@ -9,6 +9,7 @@
 //                                         (and getRootAXNode of a very large frame: large.js)
 //   Input.insertText               10,000  one event, but the page's input handlers run for all of it
 //   everything else                 5,000  DOM, Page, Runtime, Input, Target: quick questions
+//   a call sent behind a tree      35,000  the page answers it once the tree is built (BEHIND_TREE_MS)
 // A call past its deadline answers `timeout`, or `page_busy` when the page
 // does not answer a trivial script either (a script that never yields, or a
 // dialog opened before the extension attached). Nothing later in the request
@@ -20,6 +21,8 @@ import { tabSession } from './session.js';
 const PROTOCOL = '1.3';
 export const DEADLINE_MS = 5000;
 const DEADLINES = { 'Accessibility.getFullAXTree': 30000, 'Input.insertText': 10000 };
+/** The deadline of a quick call sent while the page still builds an accessibility tree asked for before it. */
+export const BEHIND_TREE_MS = DEADLINES['Accessibility.getFullAXTree'] + DEADLINE_MS;
 /** How long a page that timed out gets to prove it is merely slow. */
 const PROBE_MS = 1000;
 /** Methods the browser answers without asking the page (they cannot say it is busy). */

@@ -17,7 +17,7 @@
 // cannot be clicked. `<html>` and `<body>` never are: a listener there is
 // the page's, not a control's.
 
-import { send } from './cdp.js';
+import { BEHIND_TREE_MS, send } from './cdp.js';
 
 const CLICK_EVENTS = new Set(['click', 'mousedown', 'pointerdown']);
 const DROP_EVENTS = new Set(['drop', 'dragover', 'dragenter']);
@@ -248,17 +248,19 @@ export const UPDATE_FROM_NODES = 3000;
 /**
  * Backend ids of the elements of a session's documents that listen for
  * clicks, and of those that listen for drops.
+ * @param {number} tabId  @param {string|undefined} session  @param {{timeoutMs?: number}} [first]  how its first call is sent
  * @returns {Promise<{clicks:number[], drops:number[]}>}
  */
-async function listeners(tabId, session) {
-  const objectGroup = `axsnap-clicks-${++groups}`;
+async function listeners(tabId, session, first = {}) {
+  // The document is asked for outside any object group: Chrome wraps every listener's handler (its source
+  // text as the description) for a document in a group, which on a React page is most of the answer.
+  const { result } = await send(tabId, session, 'Runtime.evaluate', { expression: 'document' }, first);
   try {
-    const { result } = await send(tabId, session, 'Runtime.evaluate', { expression: 'document', objectGroup });
     const { listeners: list } = await send(tabId, session, 'DOMDebugger.getEventListeners', { objectId: result.objectId, depth: -1, pierce: true });
     const of = (/** @type {Set<string>} */ events) => list.filter((l) => events.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId);
     return { clicks: of(CLICK_EVENTS), drops: of(DROP_EVENTS) };
   } finally {
-    send(tabId, session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+    send(tabId, session, 'Runtime.releaseObject', { objectId: result.objectId }).catch(() => {});
   }
 }
 
@@ -282,6 +284,48 @@ async function scriptShadowRoots(tabId) {
 }
 
 /**
+ * One session's DOMSnapshot (the computed styles readDocument and
+ * readScrollers read, and the rects readScrollers reads) and listeners.
+ * @param {number} tabId  @param {string|undefined} session  @param {{timeoutMs?: number}} [o]  how the calls are sent
+ * @returns {Promise<[any, {clicks:number[], drops:number[]}]>}
+ */
+function readSession(tabId, session, o = {}) {
+  return Promise.all([
+    send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'overflow-y'], includeDOMRects: true }, o),
+    listeners(tabId, session, o).catch(() => ({ clicks: [], drops: [] })),
+  ]);
+}
+
+/**
+ * A snapshot's reads of its sessions' click facts, each started (`start`, as
+ * frames.js's `whole`) as soon as the whole trees of the session's frames are
+ * asked for. Chrome answers a page's calls one at a time: asked then, the
+ * DOMSnapshot is built right after the trees while their answers travel to
+ * the worker and are read there, instead of after. `take` answers the reads
+ * of a session, started ones when they were started for all of `frameIds`,
+ * else new ones; reads never taken are dropped.
+ * @param {number} tabId
+ */
+export function clickReads(tabId) {
+  /** session key ('' the tab's) → the frames it was started for and its reads */
+  const started = new Map();
+  return {
+    /** @param {string|undefined} session  @param {string[]} frameIds */
+    start(session, frameIds) {
+      // Chrome answers them once it has built the trees.
+      const reads = readSession(tabId, session, { timeoutMs: BEHIND_TREE_MS });
+      reads.catch(() => {});
+      started.set(session || '', { frames: new Set(frameIds), reads });
+    },
+    /** @param {string|undefined} session  @param {string[]} frameIds */
+    take(session, frameIds) {
+      const s = started.get(session || '');
+      return s && frameIds.every((id) => s.frames.has(id)) ? s.reads : readSession(tabId, session);
+    },
+  };
+}
+
+/**
  * Adds `clickables` and `positions` to each frame read, and with `boxes`
  * the main frame's element `boxes` and `viewport` (the part of the document
  * on screen, from the same snapshot and one Page.getLayoutMetrics). A
@@ -294,10 +338,11 @@ async function scriptShadowRoots(tabId) {
  * @param {{boxes?: boolean}} [want]
  * @param {{kept?: KeptFacts|null, changes?: import('./incremental.js').FactChanges}} [since]  the facts of the
  *   tab's only frame at its last look, and what changed since (an incremental read): then updated, not read again
+ * @param {ReturnType<typeof clickReads>} [reads]  the sessions' reads, some perhaps started during the fetch
  * @returns {Promise<{shadow: boolean, kept: KeptFacts|null, updated: boolean}>}  kept: the facts for the next look to
  *   update; updated: they were updated from the last look's, not read for the whole page
  */
-export async function collectClickables(tabId, frames, frameSessions, want = {}, since = {}) {
+export async function collectClickables(tabId, frames, frameSessions, want = {}, since = {}, reads = clickReads(tabId)) {
   const main = frames.find((f) => !f.parent);
   // The tab's only frame, read incrementally: its facts are updated where it changed, unless boxes are
   // wanted (every element's place moves with any change above it).
@@ -319,10 +364,7 @@ export async function collectClickables(tabId, frames, frameSessions, want = {},
   const sessions = [...new Set(frames.map((f) => frameSessions[f.key] || undefined))].filter((s) => !huge.has(s));
   const perSession = await Promise.all(sessions.map(async (session) => {
     try {
-      const [snap, listening] = await Promise.all([
-        send(tabId, session, 'DOMSnapshot.captureSnapshot', { computedStyles: ['cursor', 'overflow-y'], includeDOMRects: true }),
-        listeners(tabId, session).catch(() => ({ clicks: [], drops: [] })),
-      ]);
+      const [snap, listening] = await reads.take(session, frames.filter((f) => (frameSessions[f.key] || undefined) === session).map((f) => f.key));
       const positions = new Map(snap.documents.map((d) => [snap.strings[d.frameId], mergeFacts(readPositions(d, snap.strings), readScrollers(d, snap.strings))]));
       const mainDoc = layout && !session ? snap.documents.find((d) => snap.strings[d.frameId] === main.key) : null;
       if (mainDoc) main.boxes = readBoxes(mainDoc, snap.strings);

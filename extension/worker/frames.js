@@ -149,7 +149,10 @@ export async function locateFrame(tabId, frameId) {
  * @param {number} tabId
  * @param {(frames: Awaited<ReturnType<typeof listFrames>>) => Set<string>|null} [keep]
  * @param {{frame: string, backendNodeId: number}} [start]  where a window starts (a `root` ref's element)
- * @param {{fresh?: boolean}} [o]  fresh: read every tree whole, whatever was kept
+ * @param {{fresh?: boolean, whole?: (sessionId: string|undefined, frameIds: string[]) => void}} [o]  fresh: read every
+ *   tree whole, whatever was kept; whole: called once per session (undefined: the tab's own) as soon as the whole
+ *   trees of all its frames read this look are asked for (not for a frame read incrementally or as a window),
+ *   with those frames: what else the session is asked then queues behind the trees in Chrome
  * @returns {Promise<{frames: Array<{key:string,parent?:string,owner?:number,document?:string,url?:string,nodes:any[]}>,
  *   frameSessions: Record<string, string|null>, failed: string[],
  *   partial: Array<{frame: string, elements: number, read: number, above: number, below: number}>,
@@ -170,6 +173,18 @@ export async function collectFrames(tabId, keep = () => null, start = undefined,
   let missing = [];
   /** @type {{incremental: boolean, reason?: string, fresh: boolean, changed?: number, nodesRead?: number, next?: string, changes?: any}} */
   const fetch = { incremental: false, reason: o.fresh ? 'asked for a full read' : undefined, fresh: Boolean(o.fresh) };
+  /** frameIds whose whole tree has been asked for, and the sessions said to be read whole (by key, '' the tab's) */
+  const asked = new Set();
+  const told = new Set();
+  /** The whole tree of `f` is asked for: when it is the last of its session's frames read this look, `o.whole` hears it. */
+  const wholeAsked = (f) => {
+    asked.add(f.frameId);
+    if (!o.whole || told.has(f.sessionId || '')) return;
+    const same = listed.filter((g) => g.sessionId === f.sessionId && (!kept || kept.has(g.frameId)));
+    if (!same.every((g) => asked.has(g.frameId))) return;
+    told.add(f.sessionId || '');
+    o.whole(f.sessionId, same.map((g) => g.frameId));
+  };
   for (;;) {
     listed = await listFrames(tabId);
     const where = new Map(listed.map((f) => [f.frameId, f]));
@@ -178,7 +193,7 @@ export async function collectFrames(tabId, keep = () => null, start = undefined,
     const fresh = listed.filter((f) => !read.has(f.frameId) && (!kept || kept.has(f.frameId)));
     await Promise.all([
       ...unknown.map(async (f) => owners.set(f.frameId, await ownerOf(tabId, f, where))),
-      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed, windows, start, listed.length === 1 ? fetch : null))),
+      ...fresh.map(async (f) => read.set(f.frameId, await readTree(tabId, f, failed, windows, start, listed.length === 1 ? fetch : null, wholeAsked))),
     ]);
     missing = unread(read, listed, owners);
     if (!missing.length || Date.now() > until) break;
@@ -208,8 +223,9 @@ export async function collectFrames(tabId, keep = () => null, start = undefined,
  * large), or null (named in `failed`); a page that does not answer fails the snapshot.
  * `fetch` (the tab's only frame): read only what changed since the tree kept
  * in the tab's session where incremental.js can, and say how it was read.
+ * `asked(f)` is called once its whole tree is asked for.
  */
-async function readTree(tabId, f, failed, windows, start, fetch) {
+async function readTree(tabId, f, failed, windows, start, fetch, asked) {
   const session = await tabSession(tabId);
   const kept = session.axTree;
   // Whatever happens below, a tree kept before it is no longer the page's.
@@ -232,8 +248,10 @@ async function readTree(tabId, f, failed, windows, start, fetch) {
       windows.set(f.frameId, window);
       return nodes;
     }
-    if (mine) return await readKept(tabId, f, fetch, session);
-    return (await send(tabId, f.sessionId, 'Accessibility.getFullAXTree', { frameId: f.frameId })).nodes;
+    if (mine) return await readKept(tabId, f, fetch, session, asked);
+    const tree = send(tabId, f.sessionId, 'Accessibility.getFullAXTree', { frameId: f.frameId });
+    asked(f);
+    return (await tree).nodes;
   } catch (e) {
     if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
     failed.push(`${f.frameId}: ${e.message}`);
@@ -268,12 +286,15 @@ async function readSpliced(tabId, f, kept, fetch, session) {
 }
 
 /** The whole tree, read with the watcher armed first (so nothing changing meanwhile goes unseen), and kept. */
-async function readKept(tabId, f, fetch, session) {
+async function readKept(tabId, f, fetch, session, asked) {
   const watcher = await arm(tabId, f.frameId).catch((e) => {
     if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
     return null;
   });
-  const { nodes } = await send(tabId, undefined, 'Accessibility.getFullAXTree', { frameId: f.frameId });
+  const tree = send(tabId, undefined, 'Accessibility.getFullAXTree', { frameId: f.frameId });
+  // After the watcher is armed: what the page reads next about its elements misses no change since.
+  asked(f);
+  const { nodes } = await tree;
   // A page the watcher cannot follow is read whole next time too: nothing is kept.
   if (watcher && !watcher.doubt && nodes.length) session.axTree = keep(f.frameId, f.document, watcher.token, nodes);
   else fetch.next = watcher ? watcher.doubt : 'the watcher could not start';

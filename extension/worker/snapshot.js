@@ -6,7 +6,7 @@
 
 import { attachTab, collectFrames } from './frames.js';
 import { collectFacts, remember } from './secrets.js';
-import { collectClickables } from './clickables.js';
+import { clickReads, collectClickables } from './clickables.js';
 import { tabSession } from './session.js';
 
 /**
@@ -22,7 +22,9 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t1 = performance.now();
   // `fresh` is the extension's (how to read the tree), not the core's.
   const { fresh, ...coreOptions } = options || {};
-  const { frames, frameSessions, failed, partial, fetch, changes } = await collectFrames(tabId, keep, rootElement(session, scope, options), { fresh });
+  // The click facts' reads of a session start as soon as its trees are asked for (clickables.js).
+  const reads = clickReads(tabId);
+  const { frames, frameSessions, failed, partial, fetch, changes } = await collectFrames(tabId, keep, rootElement(session, scope, options), { fresh, whole: reads.start });
   const t2 = performance.now();
   // Boxes only where the core uses them: a capped snapshot keeps what is near the viewport.
   const capped = !(options && (options.full || options.maxChars === 0));
@@ -31,7 +33,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
   // What the last look's click facts were, for an incremental read to update (whatever happens, they are the page's no more).
   const since = { kept: fetch.incremental ? session.clickFacts : null, changes };
   session.clickFacts = null;
-  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }, since).then((r) => {
+  const clicks = collectClickables(tabId, frames, frameSessions, { boxes }, since, reads).then((r) => {
     shadow = r.shadow;
     session.clickFacts = r.kept;
     if (fetch.incremental) fetch.clickFacts = r.updated ? 'updated' : 'read whole';

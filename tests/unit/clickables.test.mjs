@@ -1,5 +1,6 @@
 // The worker's reading of click facts from a DOMSnapshot (pure): which
-// elements set cursor:pointer themselves, which listen, which have no box.
+// elements set cursor:pointer themselves, which listen, which have no box;
+// and when a snapshot's reads of them are sent (Chrome stubbed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clickFacts, updateFacts } from '../../extension/worker/clickables.js';
@@ -75,4 +76,46 @@ test('an element outside the changes that began to listen cannot be updated: the
   // One that stopped listening loses the fact it had for it.
   const next = updateFacts(kept(), new Map(), { clicks: [], drops: [] });
   assert.deepEqual([...next.facts.keys()], [13]);
+});
+
+test('reads started while the trees are built are taken for the frames they were started for, else read anew', async (t) => {
+  const sent = [];
+  const pending = [];
+  globalThis.chrome = /** @type {any} */ ({
+    debugger: {
+      sendCommand: (target, method) => {
+        sent.push(`${target.sessionId || 'tab'} ${method}`);
+        // Chrome answers later: the page is still building the trees.
+        return new Promise((resolve) => pending.push(() => resolve(method === 'Runtime.evaluate' ? { result: { objectId: 'doc' } }
+          : method === 'DOMDebugger.getEventListeners' ? { listeners: [{ type: 'click', backendNodeId: 7 }] } : { documents: [], strings: [] })));
+      },
+    },
+  });
+  t.after(() => { delete globalThis.chrome; });
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { clickReads } = await import('../../extension/worker/clickables.js');
+  const reads = clickReads(1);
+  reads.start(undefined, ['main', 'same-site']);
+  assert.deepEqual(sent, ['tab DOMSnapshot.captureSnapshot', 'tab Runtime.evaluate']);
+  // Queued behind the trees, they outlive the quick calls' deadline.
+  let settled = false;
+  const early = reads.take(undefined, ['main']).finally(() => { settled = true; });
+  const flush = () => new Promise((r) => setImmediate(r));
+  // Past a quick call's deadline, and past the second a late call gets to show the page still answers.
+  for (const ms of [10000, 2000]) {
+    t.mock.timers.tick(ms);
+    await flush();
+  }
+  assert.equal(settled, false);
+  assert.equal(sent.length, 2, 'taken, not read again');
+  reads.take(undefined, ['main', 'late']).catch(() => {});
+  reads.take('oopif', ['cross-site']).catch(() => {});
+  assert.deepEqual(sent.slice(2), ['tab DOMSnapshot.captureSnapshot', 'tab Runtime.evaluate', 'oopif DOMSnapshot.captureSnapshot', 'oopif Runtime.evaluate']);
+  while (pending.length) {
+    pending.shift()();
+    await flush();
+  }
+  const [snap, listening] = await early;
+  assert.deepEqual(snap, { documents: [], strings: [] });
+  assert.deepEqual(listening, { clicks: [7], drops: [] });
 });
