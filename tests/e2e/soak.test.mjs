@@ -11,7 +11,7 @@ test('60 mixed calls across navigations, reloads, closes, detaches, worker stops
   // last changes), and on a loaded machine Chrome can miss a deadline (a typed `timeout` or `page_busy`):
   // a run that met either is said, and run once more with another seed, which must pass whole.
   const slowChrome = (stats.codes.page_busy || 0) + (stats.codes.timeout || 0);
-  if (failures.length && !seed && (stats.events['renderer crash'] || slowChrome)) {
+  if (failures.length && !seed && (stats.events['renderer crash'] || stats.events['renderer hung'] || slowChrome)) {
     console.log(`seed ${stats.seed} met a crashed or hung renderer: ${failures.slice(0, 3).join(' | ')}`);
     ({ stats, failures } = await soak({ calls: 60 }));
     console.log(JSON.stringify(stats));
