@@ -41,8 +41,9 @@ fn printed_line(doc: &Lines, l: &Line) -> Printed {
         match seg {
             Segment::Text(t) => {
                 text.push_str(t);
-                // A ref sits before what it names (`A5 [Docs](/d)`): its space goes with it.
-                bare.push_str(if after_ref { t.strip_prefix(' ').unwrap_or(t) } else { t });
+                // A ref sits before what it names (`A5 [Docs](/d)`): the space after it goes with it.
+                let spaced = bare.is_empty() || bare.ends_with(' ');
+                bare.push_str(if after_ref && spaced { t.strip_prefix(' ').unwrap_or(t) } else { t });
             }
             Segment::Url(i) => {
                 let url = doc.urls.get(*i).map_or("", String::as_str);
@@ -55,7 +56,6 @@ fn printed_line(doc: &Lines, l: &Line) -> Printed {
             Segment::Ref(n) => {
                 refs.push(*n);
                 push_ref(&mut text, *n);
-                bare.truncate(bare.trim_end().len());
             }
         }
         after_ref = matches!(seg, Segment::Ref(_));
@@ -88,6 +88,16 @@ pub fn head_of(bare: &str) -> String {
         b.len()
     };
     b[..end].trim_end().to_string()
+}
+
+#[cfg(test)]
+impl Printed {
+    /// A line as `printed` makes it, from its text and the refs it prints.
+    pub(crate) fn of(depth: usize, kind: Kind, text: &str, refs: &[u32]) -> Printed {
+        let bare: Vec<&str> = text.split(' ').filter(|w| !refs.iter().any(|&r| *w == crate::lines::format_ref(r))).collect();
+        let head = if refs.is_empty() { text.to_string() } else { head_of(&bare.join(" ")) };
+        Printed { depth, kind, text: text.to_string(), head, refs: refs.to_vec() }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -411,9 +421,8 @@ mod tests {
     use super::*;
 
     fn line(depth: usize, text: &str, refs: &[u32]) -> Printed {
-        let head = text.split(" A").next().unwrap_or(text).to_string();
         let kind = if text.starts_with('#') { Kind::Heading } else { Kind::Text };
-        Printed { depth, kind, text: text.to_string(), head, refs: refs.to_vec() }
+        Printed::of(depth, kind, text, refs)
     }
 
     fn page() -> Vec<Printed> {
@@ -481,6 +490,23 @@ mod tests {
         let d = diff(&old, &new);
         assert_eq!((d.added, d.removed, d.changed), (1, 1, 0));
         assert_eq!(apply(&old, &d), new);
+    }
+
+    #[test]
+    fn a_line_holding_refs_is_headed_by_what_it_names_its_refs_aside() {
+        use crate::lines::{Line, Lines};
+        let t = |s: &str| Segment::Text(s.to_string());
+        let doc = Lines {
+            lines: vec![
+                Line::segments(0, Kind::Text, vec![t("button "), Segment::Ref(3), t(" \"OK\" focused")]),
+                Line::segments(0, Kind::Text, vec![t("Password "), Segment::Ref(4), t(" [Forgot?]"), Segment::Url(0), t(" more")]),
+                Line::segments(0, Kind::Text, vec![Segment::Ref(5), t(" "), Segment::Ref(6), t(" [Title]"), Segment::Url(0)]),
+            ],
+            urls: vec!["/f".to_string()],
+            references: vec![0],
+        };
+        let heads: Vec<String> = printed(&doc).into_iter().map(|p| p.head).collect();
+        assert_eq!(heads, ["button \"OK\"", "Password [Forgot?](/f)", "[Title](/f)"]);
     }
 
     #[test]

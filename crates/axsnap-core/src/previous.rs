@@ -132,9 +132,7 @@ mod tests {
     use crate::role::Role;
 
     fn line(depth: usize, kind: Kind, text: &str, refs: &[u32]) -> diff::Printed {
-        let bare: String = text.split(' ').filter(|w| !(w.starts_with('A') && w[1..].parse::<u32>().is_ok())).collect::<Vec<_>>().join(" ");
-        let head = diff::head_of(&bare);
-        diff::Printed { depth, kind, text: text.to_string(), head, refs: refs.to_vec() }
+        diff::Printed::of(depth, kind, text, refs)
     }
 
     fn basis() -> Basis {
