@@ -157,12 +157,20 @@ export async function soak(o = {}) {
     if (SLOW_CHROME.has(res.error.code) && !(await answers(tab.page))) {
       // Chromium 156.0.8078.108's renderer hangs under this driver on its own: the page does not answer
       // Playwright either. The extension said so in time, typed; the tab is given up for a new one.
-      event('renderer hung');
-      await tab.page.close({ runBeforeUnload: false }).catch(() => {});
-      tab.closed = true;
+      await giveUp(tab, 'renderer hung');
       return;
     }
     fail(`recover: the call after a failure failed too: ${JSON.stringify(res.error)}`);
+  };
+
+  /**
+   * A tab whose renderer crashed or hung is one more way a tab goes: the extension must then answer
+   * no_tab for it, which the closed-tab branch of the loop checks; the soak goes on in a new tab.
+   */
+  const giveUp = async (tab, why) => {
+    event(why);
+    await tab.page.close({ runBeforeUnload: false }).catch(() => {});
+    tab.closed = true;
   };
 
   /** Does the page's renderer run script for the driver's own connection within 5 s? */
@@ -252,12 +260,9 @@ export async function soak(o = {}) {
           await bounded(name, run(tab));
         } catch (e) {
           // Chromium's renderer crashing under the driver's own navigation (seen with 156.0.8078.108, also on
-          // the code before this soak's last changes) is one more way a tab goes: the extension must then
-          // answer no_tab for it, which the closed-tab branch above checks; the soak goes on in a new tab.
+          // the code before this soak's last changes).
           if (!/(Page|Target) crashed/.test(String(e && e.message))) throw e;
-          event('renderer crash');
-          await tab.page.close({ runBeforeUnload: false }).catch(() => {});
-          tab.closed = true;
+          await giveUp(tab, 'renderer crash');
         }
         if (tab.closed) continue;
       }
