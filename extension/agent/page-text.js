@@ -21,7 +21,7 @@ const LINK = /((?:A\d+ )+)#?\[((?:[^\]\\]|\\.)*)\](?:\(([^)]*)\)|\[\d+\])?/g;
  * An element whose words are a link inside it, its ref and the link's side
  * by side: `option A6 A7 [Berlin](/b)`. The first ref is the element's.
  */
-const HOLDS_LINK = /^(?:[-~+] +)?(?:- |\d+\. )?(option|row|listitem|cell|gridcell|treeitem|menuitem|tab|heading|article|clickable) (A\d+) (?=(?:A\d+ )+#?\[)/;
+const HOLDS_LINK = /^(?:[-~+] +)?(?:- |\d+\. )?(option|row|cell|gridcell|treeitem|menuitem|tab|article|clickable) (A\d+) (?=(?:A\d+ )+#?\[)/;
 /**
  * An element named by its words rather than a quoted name: the role word,
  * its ref, then what it shows (`clickable A7 Move to Doing`, `droptarget A9
