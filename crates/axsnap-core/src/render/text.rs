@@ -411,15 +411,18 @@ impl<'a> TextRenderer<'a> {
                     s.push_str(" ");
                     s.push_str(n);
                 }
+                for r in e.refs() {
+                    s.push_ref(r);
+                }
                 Kind::Heading
             }
             Role::Link => {
                 let bracketed = name.unwrap_or_default().replace(']', "\\]");
+                s.refs_before(e);
                 match &d.url {
                     // A same-page anchor, marked where the tokenizer merges
                     // the mark into the bracket (`#[`): `resolve` gives its fragment.
                     Some(u) if u.starts_with('#') => {
-                        s.refs_before(e);
                         s.push_str(&format!("#[{bracketed}]"));
                         Kind::Link { same_page: true }
                     }
@@ -428,7 +431,6 @@ impl<'a> TextRenderer<'a> {
                         let shown = copy.unwrap_or_else(|| crate::urls::clip_opaque(u));
                         let shown = clipped(&shown, self.max_url.map(|m| m.saturating_sub(1).max(8)));
                         let absolute = !u.starts_with('/') && u.contains(':');
-                        s.refs_before(e);
                         if absolute && name.is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
                             // A link whose words are its URL is a Markdown autolink: said once.
                             s.push_str(&format!("<{shown}>"));
@@ -447,7 +449,6 @@ impl<'a> TextRenderer<'a> {
                         Kind::Link { same_page: false }
                     }
                     _ => {
-                        s.refs_before(e);
                         s.push_str("[");
                         s.push_str(&bracketed);
                         s.push_str("]");
@@ -472,11 +473,6 @@ impl<'a> TextRenderer<'a> {
                 }
             }
         };
-        if node.role == Role::Heading {
-            for r in e.refs() {
-                s.push_ref(r);
-            }
-        }
         for st in &d.states {
             s.push_str(" ");
             s.push_str(st);
