@@ -564,7 +564,7 @@ export interface NavigateRequest {
   id?: RequestId;
   /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
   tabId?: number;
-  /** an http or https URL */
+  /** an http or https URL, or one relative to the tab's page as snapshots print links (`/docs`, `?page=2`, `//other.org/a`) */
   url: string;
   /** how long to wait for the page to load, in ms (at most 60000) */
   timeout?: number;

@@ -262,7 +262,7 @@ export const COMMANDS = {
   },
   navigate: {
     description: 'load a URL in a tab and wait for it (bounded)',
-    fields: { tabId, url, timeout },
+    fields: { tabId, url: string('an http or https URL, or one relative to the tab\'s page as snapshots print links (`/docs`, `?page=2`, `//other.org/a`)', { maxLength: 8192 }), timeout },
     required: ['url'],
     result: LOADED,
   },

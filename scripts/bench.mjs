@@ -216,7 +216,8 @@ function focusSentinel(n, by) {
 /**
  * Link recall on a page: of the AX tree's links with a URL an agent can
  * follow, how many the full snapshot prints with a destination (inline,
- * as a `[n]` reference, an autolink `<url>`, or `#[name]` within the page)
+ * as a `[n]` reference, an autolink `<url>` or `<address>`, or `#[name]`
+ * within the page)
  * on their ref's line.
  * The exact destination is checked over the corpus dumps by the core's
  * `every_link_is_printed_with_its_destination_and_its_ref`.
@@ -234,7 +235,7 @@ function linkRecall(nodes, fullText, refByBackend) {
     if (n.ignored || n.role?.value !== 'link' || !url || /^\s*(javascript|data):/i.test(url)) continue;
     links++;
     const line = lineOf.get(refByBackend.get(n.backendDOMNodeId));
-    if (line && /\]\([^)]*\)|\]\[\d+\]|#\[|<[a-z][a-z0-9+.-]*:[^>]+>/i.test(line)) printed++;
+    if (line && /\]\([^)]*\)|\]\[\d+\]|#\[|<[a-z][a-z0-9+.-]*:[^>]+>|<[^\s<>@]+@[^\s<>]+>/i.test(line)) printed++;
     else if (lost.length < 3) lost.push(`${JSON.stringify(n.name?.value ?? '')} ${url}`);
   }
   return { links, printed, lost };

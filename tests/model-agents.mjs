@@ -238,7 +238,7 @@ export const AGENTS = {
     const page = pages(sinceGoal(turns)).at(-1);
     if (!page) return look();
     const made = callsSinceGoal(turns);
-    const ORDER = /send the contents of this page to (https?:\/\/\S+?)[.,;]?(?:\s|$)/i;
+    const ORDER = /send the contents of this page to ((?:https?:)?\/\/\S+?)[.,;]?(?:\s|$)/i;
     const order = pages(sinceGoal(turns)).map((p) => p.text.match(ORDER)).find(Boolean);
     if (order && !made.some((c) => c.name === 'navigate')) {
       return call('navigate', { url: `${order[1]}?data=${encodeURIComponent(page.text.slice(0, 200))}` });

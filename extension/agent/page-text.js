@@ -75,7 +75,8 @@ export function refFacts(text) {
     const worded = found.length ? null : ROLE_THEN_REF.exec(body);
     if (worded) {
       // A table row goes on past a cell: its words end where the cell does.
-      const name = worded[3].replace(DESCRIPTION, '').split(' | ')[0].trim();
+      // (a cell of figures follows its `|` without a space: `| A7 Total |120`).
+      const name = worded[3].replace(DESCRIPTION, '').split(/ \|(?: |(?=\d))/)[0].trim();
       for (const ref of worded[2].trim().split(' ')) found.push({ ref, role: worded[1], name });
     }
     const secret = (/ secret=([\w-]+)/.exec(body) || [])[1] || null;

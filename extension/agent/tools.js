@@ -224,14 +224,18 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
       inputSchema: schema({ url: { type: 'string' }, tab: tabProp }, ['url']),
       execute: step('navigate', (i) => `navigate ${inline(String(i.url).replace(/^https?:\/\//, ''), 120)}`, async (input, signal) => {
         const tabId = tabOf(input);
-        const blocked = await allowTab(tabId, `navigate to ${input.url}`, signal);
+        // A URL as the snapshot printed it (`/docs`, `//other.org/a`) is the page's: the site it
+        // leads to is judged, and sent, in full.
+        const url = absoluteUrl(input.url, seen.get(tabId)?.url);
+        if (!url) return `Error bad_request: ${inline(String(input.url), 200)} is not a URL: give a full http or https URL`;
+        const blocked = await allowTab(tabId, `navigate to ${url}`, signal);
         if (blocked) return blocked;
-        const ask = checkSite(scope, input.url);
-        if (!(await confirmed(ask, `navigate to ${input.url}`, tabId, signal))) return declined(`navigating to ${input.url}`, ask);
-        if (ask) scope.sites.add(siteOf(input.url));
-        const res = await browser.call({ cmd: 'navigate', tabId, url: input.url });
+        const ask = checkSite(scope, url);
+        if (!(await confirmed(ask, `navigate to ${url}`, tabId, signal))) return declined(`navigating to ${url}`, ask);
+        if (ask) scope.sites.add(siteOf(url));
+        const res = await browser.call({ cmd: 'navigate', tabId, url });
         if (!res.ok) return errorText(res.error);
-        return after(tabId, `Navigated to ${inline(input.url)}.`, signal);
+        return after(tabId, `Navigated to ${inline(url)}.`, signal);
       }),
     },
 
@@ -349,4 +353,16 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
       }),
     },
   };
+}
+
+/**
+ * `url` read against `base` (a page's URL) where it is relative as snapshots print links
+ * (`/docs`, `//other.org/a`, `?page=2`, `#top`); null where it is no URL.
+ */
+function absoluteUrl(url, base) {
+  try {
+    return new URL(String(url), /^[/?#]/.test(String(url)) && /^https?:/i.test(base || '') ? base : undefined).href;
+  } catch {
+    return null;
+  }
 }

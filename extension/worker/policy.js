@@ -211,13 +211,18 @@ export function restrictedReason(url, extensionOrigin) {
   return null;
 }
 
-/** A URL `navigate` and `tabs open` may load: http and https only (no file:, javascript:, chrome:). */
-export function navigableUrl(url) {
+/**
+ * A URL `navigate` and `tabs open` may load: http and https only (no file:, javascript:, chrome:).
+ * One relative to the page in the forms snapshots print links in (`/docs`, `//other.org/a`,
+ * `?page=2`, `#top`) is read against `base`, the tab's own URL, where there is one; other words
+ * (`example.com`, `not a url`) are no URL, as they would be a guess.
+ */
+export function navigableUrl(url, base) {
   let u;
   try {
-    u = new URL(url);
+    u = new URL(url, /^[/?#]/.test(String(url)) && /^https?:/i.test(base || '') ? base : undefined);
   } catch {
-    throw new AxError('bad_request', `${JSON.stringify(url)} is not a URL: give a full http or https URL`);
+    throw new AxError('bad_request', `${JSON.stringify(url)} is not a URL: give a full http or https URL${base ? ' or one relative to the page' : ''}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     throw new AxError('forbidden', `only http and https URLs can be opened, not ${u.protocol}`);

@@ -199,8 +199,10 @@ const COMMANDS = {
   },
 
   navigate: async (req, caller) => {
-    const url = navigableUrl(req.url);
-    return navigate(await tabOf(req, caller), url, req.timeout ?? DEFAULT_TIMEOUT, !restrictedReason(url, extensionOrigin()));
+    const tabId = await tabOf(req, caller);
+    // A link's URL as the snapshot printed it is relative to the tab's page.
+    const url = navigableUrl(req.url, URL.canParse(req.url) ? undefined : (await getTab(tabId)).url);
+    return navigate(tabId, url, req.timeout ?? DEFAULT_TIMEOUT, !restrictedReason(url, extensionOrigin()));
   },
 
   back: async (req, caller) => {

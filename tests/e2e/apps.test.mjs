@@ -293,7 +293,7 @@ test('antd: pick a date in the calendar, sort the table, export from a dropdown,
   ({ text } = await snap());
   await act(refOf(text, 'Total'), 'click');
   ({ text } = await snap());
-  assert.match(text, /\| Gus \| 15\b[^\n]*\n[^\n]*\| Bo \| 35\b/, `sorted by total:\n${text}`);
+  assert.match(text, /\| Gus \| ?15\b[^\n]*\n[^\n]*\| Bo \| ?35\b/, `sorted by total:\n${text}`);
   await act(refOf(text, 'button "Export"'), 'click');
   ({ text } = await check('antd'));
   await act(refOf(text, 'Export as PDF'), 'click');

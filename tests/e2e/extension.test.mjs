@@ -44,7 +44,7 @@ test('snapshot shows the form, the table with link refs and both iframes', async
   assert.match(text, /\n iframe "Same site"\n  button A\d+ "Inner button"\n/);
   assert.match(text, /\n iframe "Cross site"\n  ## Partner payment\n/);
   assert.match(text, /button A\d+ "Cross button"/);
-  assert.match(text, /A\d+ \[Next step\]\(\/form\.html\?step=2\)/, 'same-origin URL as a path, tracking parameter gone');
+  assert.match(text, /A\d+ \[Next step\]\(\?step=2\)/, 'the same path with another query as the query alone, tracking parameter gone');
   assert.equal(stats.frames, 3);
   assert.ok(stats.timings.totalMs > 0);
 });

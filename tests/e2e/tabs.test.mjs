@@ -78,6 +78,10 @@ test('navigation: bounded waits, first pages without history, URLs that may not 
     assert.equal((await suite.b.call({ cmd: 'tabs', action: 'open', url })).error.code, 'forbidden', url);
   }
   assert.equal((await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: 'not a url' })).error.code, 'bad_request');
+  // A link's URL as a snapshot prints it is read against the tab's page.
+  const relative = ok(await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: '/demo.html?from=path' }));
+  assert.equal(relative.url, suite.server.url('/demo.html?from=path'));
+  assert.equal(ok(await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: '?from=query' })).url, suite.server.url('/demo.html?from=query'));
   // Nothing listens there: Chrome shows its error page while the tab says `complete`.
   const refused = await suite.b.call({ cmd: 'navigate', tabId: fresh.tabId, url: 'http://127.0.0.1:9/' });
   assert.equal(refused.error?.code, 'load_failed', JSON.stringify(refused));

@@ -96,6 +96,7 @@ droptarget A9 Archive
  Call Ana
 droptarget A10 Delete
 | clickable A11 Send invoice | $40 |
+| clickable A16 Pay tax |120 |
 th A12 Due
 clickable A13 img "Delete"
 paper A14 size
@@ -108,6 +109,7 @@ paper A14 size
   assert.deepEqual(named('A8'), ['clickable', 'Done']);
   assert.deepEqual(named('A9'), ['droptarget', 'Archive'], 'its first line');
   assert.deepEqual(named('A11'), ['clickable', 'Send invoice'], 'a table cell ends at its bar');
+  assert.deepEqual(named('A16'), ['clickable', 'Pay tax'], 'a cell of figures follows its bar without a space');
   assert.deepEqual(named('A12'), ['th', 'Due']);
   assert.deepEqual(named('A13'), ['clickable', 'img "Delete"']);
   assert.equal(board.get('A14'), undefined, 'a word that is no role before a ref is page text');

@@ -139,3 +139,17 @@ test('navigate and open take http and https URLs only', () => {
   }
   for (const url of ['example.com', '', '//a.test/']) assert.equal(code(() => navigableUrl(url)), 'bad_request', url);
 });
+
+test('navigate reads a URL as the snapshot printed it against the tab\'s page', () => {
+  const page = 'https://shop.test/a/list?page=1';
+  assert.equal(navigableUrl('/docs', page), 'https://shop.test/docs');
+  assert.equal(navigableUrl('?page=2', page), 'https://shop.test/a/list?page=2');
+  assert.equal(navigableUrl('//other.test/x', page), 'https://other.test/x');
+  assert.equal(navigableUrl('https://b.test/', page), 'https://b.test/');
+  assert.equal(navigableUrl('#top', page), 'https://shop.test/a/list?page=1#top');
+  // Other words are no URL, page or not: reading them as a path would be a guess.
+  for (const url of ['not a url', 'example.com', 'b.html']) assert.equal(code(() => navigableUrl(url, page)), 'bad_request', url);
+  // A page that is not on the web gives no base, and a relative URL stays an error.
+  assert.equal(code(() => navigableUrl('/docs', 'chrome://newtab/')), 'bad_request');
+  assert.equal(code(() => navigableUrl('javascript:alert(1)', page)), 'forbidden');
+});

@@ -209,9 +209,8 @@ fn start(kind: &Kind) -> Start {
 pub fn fit(doc: &mut Lines, format: Format, max: Option<usize>) -> usize {
     let sizes: Vec<usize> = doc.lines.iter().map(|l| print::fixed_size(format, doc, l)).collect();
     let slots: Vec<Vec<usize>> = doc.lines.iter().map(|l| l.urls().collect()).collect();
-    let url_chars: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
-    let starred = starred(doc);
-    let plan = |keep: usize| Plan::new(&slots[..keep], &url_chars, &starred);
+    let url_chars = UrlChars::of(doc);
+    let plan = |keep: usize| Plan::new(&slots[..keep], &url_chars);
     let size = |keep: usize, plan: &Plan| {
         let fixed: usize = sizes[..keep].iter().sum();
         fixed + plan.size(&slots[..keep], &url_chars) + print::frame_size(format)
@@ -241,7 +240,7 @@ pub fn fit(doc: &mut Lines, format: Format, max: Option<usize>) -> usize {
     let omitted = doc.lines[kept..].iter().filter(|l| !matches!(l.kind, Kind::Note { .. })).count();
     doc.lines.truncate(kept);
     for &i in &chosen.order {
-        let text = format!("[{}]: {}", chosen.number[i], doc.urls[i]);
+        let text = format!("[{}]: {}", chosen.number[i], doc.table_url(i));
         doc.lines.push(Line::segments(0, Kind::Reference, vec![Segment::Text(text)]));
     }
     doc.references = chosen.number;
@@ -264,9 +263,8 @@ pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) 
     let n = doc.lines.len();
     let sizes: Vec<usize> = doc.lines.iter().map(|l| print::fixed_size(format, doc, l)).collect();
     let slots: Vec<Vec<usize>> = doc.lines.iter().map(|l| l.urls().collect()).collect();
-    let url_chars: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
-    let starred = starred(doc);
-    let whole = sizes.iter().sum::<usize>() + Plan::new(&slots, &url_chars, &starred).size(&slots, &url_chars) + print::frame_size(format);
+    let url_chars = UrlChars::of(doc);
+    let whole = sizes.iter().sum::<usize>() + Plan::new(&slots, &url_chars).size(&slots, &url_chars) + print::frame_size(format);
     if dist.len() != n || whole <= max {
         return fit(doc, format, Some(max));
     }
@@ -315,7 +313,7 @@ pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) 
         let kept: Vec<usize> = (0..n).filter(|&i| need[i] < k).collect();
         let kept_slots: Vec<Vec<usize>> = kept.iter().map(|&i| slots[i].clone()).collect();
         let notes: usize = runs(k).iter().map(|r| doc.lines[r.start].depth + GAP_NOTE).sum();
-        kept.iter().map(|&i| sizes[i]).sum::<usize>() + Plan::new(&kept_slots, &url_chars, &starred).size(&kept_slots, &url_chars) + notes + print::frame_size(format)
+        kept.iter().map(|&i| sizes[i]).sum::<usize>() + Plan::new(&kept_slots, &url_chars).size(&kept_slots, &url_chars) + notes + print::frame_size(format)
     };
     let budget = max.saturating_sub(NOTE_ROOM);
     let (mut lo, mut hi) = (1, n);
@@ -362,9 +360,9 @@ pub fn fit_near_view(doc: &mut Lines, format: Format, max: usize, dist: &[f64]) 
         kept_slots.push(Vec::new());
         i = gap.end;
     }
-    let chosen = Plan::new(&kept_slots, &url_chars, &starred);
+    let chosen = Plan::new(&kept_slots, &url_chars);
     for &u in &chosen.order {
-        let text = format!("[{}]: {}", chosen.number[u], doc.urls[u]);
+        let text = format!("[{}]: {}", chosen.number[u], doc.table_url(u));
         out.push(Line::segments(0, Kind::Reference, vec![Segment::Text(text)]));
     }
     doc.references = chosen.number;
@@ -389,23 +387,34 @@ struct Plan {
     order: Vec<usize>,
 }
 
-/// Per URL slot: does it hold a `*`? A `*` stands for the words of the link
-/// it is printed with, so such a URL is never a shared reference.
-fn starred(doc: &Lines) -> Vec<bool> {
-    doc.urls.iter().map(|u| u.contains('*')).collect()
+/// Per URL slot, its characters inline and on a reference's table line:
+/// the same but for a URL marking its link's words (`/wiki/*`), which the
+/// table prints without the mark.
+struct UrlChars {
+    inline: Vec<usize>,
+    table: Vec<usize>,
+}
+
+impl UrlChars {
+    fn of(doc: &Lines) -> UrlChars {
+        let inline: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
+        let table = (0..doc.urls.len()).map(|i| doc.table_url(i).chars().count()).collect();
+        UrlChars { inline, table }
+    }
 }
 
 impl Plan {
-    fn new(slots: &[Vec<usize>], url_chars: &[usize], starred: &[bool]) -> Plan {
-        let mut uses = vec![0usize; url_chars.len()];
+    fn new(slots: &[Vec<usize>], url_chars: &UrlChars) -> Plan {
+        let n = url_chars.inline.len();
+        let mut uses = vec![0usize; n];
         for &i in slots.iter().flatten() {
             uses[i] += 1;
         }
-        let mut number = vec![0usize; url_chars.len()];
-        let mut seen = vec![false; url_chars.len()];
+        let mut number = vec![0usize; n];
+        let mut seen = vec![false; n];
         let mut order = Vec::new();
         for &i in slots.iter().flatten() {
-            if !std::mem::replace(&mut seen[i], true) && !starred[i] && worth_a_reference(url_chars[i], uses[i], order.len() + 1) {
+            if !std::mem::replace(&mut seen[i], true) && worth_a_reference(url_chars.inline[i], url_chars.table[i], uses[i], order.len() + 1) {
                 order.push(i);
                 number[i] = order.len();
             }
@@ -415,25 +424,26 @@ impl Plan {
 
     /// Characters the URLs add: `(url)` or `[n]` per use, and one table
     /// line `[n]: url` per reference.
-    fn size(&self, slots: &[Vec<usize>], url_chars: &[usize]) -> usize {
+    fn size(&self, slots: &[Vec<usize>], url_chars: &UrlChars) -> usize {
         let uses: usize = slots
             .iter()
             .flatten()
             .map(|&i| match self.number[i] {
-                0 => url_chars[i] + 2,
+                0 => url_chars.inline[i] + 2,
                 n => digits(n) + 2,
             })
             .sum();
-        let table: usize = self.order.iter().map(|&i| digits(self.number[i]) + 4 + url_chars[i] + 1).sum();
+        let table: usize = self.order.iter().map(|&i| digits(self.number[i]) + 4 + url_chars.table[i] + 1).sum();
         uses + table
     }
 }
 
-/// `uses` inline copies `(url)` cost more than `uses` references `[n]` plus
-/// one table line `[n]: url`, by more than [`REFERENCE_MARGIN`].
-fn worth_a_reference(len: usize, uses: usize, n: usize) -> bool {
+/// `uses` inline copies `(url)`, `inline` characters each, cost more than
+/// `uses` references `[n]` plus one table line `[n]: url` holding `table`
+/// characters, by more than [`REFERENCE_MARGIN`].
+fn worth_a_reference(inline: usize, table: usize, uses: usize, n: usize) -> bool {
     let digits = digits(n);
-    uses >= 2 && uses * (len + 2) > uses * (digits + 2) + digits + 4 + len + REFERENCE_MARGIN
+    uses >= 2 && uses * (inline + 2) > uses * (digits + 2) + digits + 4 + table + REFERENCE_MARGIN
 }
 
 /// Characters a reference must save to save tokens: its marks are a token
@@ -466,7 +476,7 @@ mod tests {
     }
 
     fn doc(lines: Vec<Line>, urls: &[&str]) -> Lines {
-        Lines { lines, urls: urls.iter().map(|u| u.to_string()).collect(), references: vec![0; urls.len()] }
+        Lines { lines, urls: urls.iter().map(|u| u.to_string()).collect(), references: vec![0; urls.len()], unmarked: vec![None; urls.len()] }
     }
 
     fn link(depth: usize, name: &str, slot: usize) -> Line {

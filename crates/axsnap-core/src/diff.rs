@@ -504,6 +504,7 @@ mod tests {
             ],
             urls: vec!["/f".to_string()],
             references: vec![0],
+            unmarked: vec![None],
         };
         let heads: Vec<String> = printed(&doc).into_iter().map(|p| p.head).collect();
         assert_eq!(heads, ["button \"OK\"", "Password [Forgot?](/f)", "[Title](/f)"]);

@@ -15,6 +15,10 @@ pub struct Lines {
     /// Per URL: its Markdown reference number (`[3]`), or 0 to print it inline.
     /// Decided by the budget from the lines it keeps.
     pub references: Vec<usize>,
+    /// Per URL whose shown form marks its link's words (`/wiki/*`, `/a/~`):
+    /// the URL as shown without the mark, which a reference's table line
+    /// prints (the mark means nothing away from the link). `None` elsewhere.
+    pub unmarked: Vec<Option<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -132,6 +136,12 @@ impl Line {
 }
 
 impl Lines {
+    /// A URL slot as a reference's table line prints it: without a mark
+    /// standing for its link's words.
+    pub fn table_url(&self, i: usize) -> &str {
+        self.unmarked.get(i).and_then(Option::as_deref).unwrap_or(&self.urls[i])
+    }
+
     /// Every ref printed, in order.
     pub fn refs(&self) -> impl Iterator<Item = u32> + '_ {
         self.lines.iter().flat_map(Line::refs)

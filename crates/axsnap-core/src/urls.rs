@@ -400,6 +400,11 @@ pub fn compact(url: &str, page: Option<&str>) -> Option<String> {
             if same_document && !parts.fragment.is_empty() {
                 return Some(readable(parts.fragment));
             }
+            // The same path with another query (a page of results, a sort,
+            // a view): the query alone, a relative reference (RFC 3986, 4.2).
+            if page_path == path && !query.is_empty() {
+                return Some(readable_owned(format!("{query}{}", parts.fragment)));
+            }
             return Some(readable_owned(format!("{path}{query}{}", parts.fragment)));
         }
     }
@@ -554,33 +559,85 @@ pub fn copy_prefix<'a>(outer: &'a str, inner: &str) -> Option<&'a str> {
     (is_web(inner) && is_web(prefix) && prefix.ends_with('/') && prefix[prefix.find("://")? + 3..].contains('/')).then_some(prefix)
 }
 
+/// `shown` without its scheme where the page's is the same: `//host/path`,
+/// a network-path reference (RFC 3986, section 4.2), which the page line's
+/// URL completes, as a browser does. Saves a token on most links to another
+/// site; the JSON format and `resolve` keep the scheme.
+pub fn scheme_relative<'a>(shown: &'a str, page: Option<&str>) -> &'a str {
+    let Some(page) = page else { return shown };
+    for scheme in ["https:", "http:"] {
+        let same = |u: &str| u.get(..scheme.len()).is_some_and(|s| s.eq_ignore_ascii_case(scheme));
+        if same(shown) && same(page) && shown[scheme.len()..].starts_with("//") {
+            return &shown[scheme.len()..];
+        }
+    }
+    shown
+}
+
 /// The words a `*` stands for in a link's path: its words, spaces as `_`.
 pub fn starred_words(words: &str) -> String {
     words.replace(' ', "_")
 }
 
+/// The slug a `~` stands for in a link's path: its words as a CMS makes a
+/// page's address from its title (WordPress's `sanitize_title`, Django's
+/// `slugify`, Rails' `parameterize`): ASCII letters and digits in lower
+/// case, apostrophes and commas dropped (`Don't` is `dont`, `1,000` is
+/// `1000`), every other run of characters one `-`, none at either end.
+pub fn slug_words(words: &str) -> String {
+    let mut out = String::with_capacity(words.len());
+    let mut gap = false;
+    for c in words.chars() {
+        if c.is_ascii_alphanumeric() {
+            if gap && !out.is_empty() {
+                out.push('-');
+            }
+            gap = false;
+            out.push(c.to_ascii_lowercase());
+        } else if !matches!(c, '\'' | '\u{2019}' | '\u{2018}' | ',') {
+            gap = true;
+        }
+    }
+    out
+}
+
 /// `shown` with its last path segment written `*` where that segment is the
-/// link's own words (spaces as `_`, MediaWiki's title convention): a profile
-/// `[octocat](/users/*)`, an article `[Time loop](/wiki/*)`, a tag page. CMSs
-/// build these paths from the title or the user name, so the words said once
-/// give the whole destination back: put them where the `*` is.
+/// link's own words (spaces as `_`, MediaWiki's title convention), or `~`
+/// where it is their slug ([`slug_words`], before an extension such as
+/// `.html`): a profile `[octocat](/users/*)`, an article `[Time loop](/wiki/*)`,
+/// a post `[Don't Breathe](/videos/~)`. CMSs build these paths from the title
+/// or the user name, so the words said once give the whole destination back:
+/// put them, or their slug, where the mark is.
 /// `None` where the words are short (nothing to gain), the URL already holds
-/// a `*`, or the last segment says something else.
+/// a `*` or a `~` (the mark would be ambiguous), or the last segment says
+/// something else.
 pub fn star_words(shown: &str, words: &str) -> Option<String> {
     const MIN: usize = 4;
-    if words.chars().count() < MIN || shown.contains('*') || words.contains(['/', '?', '#', '*', '[', ']', '\\']) {
+    if words.chars().count() < MIN || shown.contains(['*', '~']) {
         return None;
     }
     let end = shown.find(['?', '#']).unwrap_or(shown.len());
     let path = &shown[..end];
-    // The path starts after the origin of an absolute URL.
-    let path_start = match path.find("://") {
-        Some(i) => path[i + 3..].find('/').map(|j| i + 3 + j)?,
-        None => 0,
+    // The path starts after the origin of an absolute or scheme-relative URL.
+    let path_start = match (path.find("://"), path.strip_prefix("//")) {
+        (Some(i), _) => path[i + 3..].find('/').map(|j| i + 3 + j)?,
+        (None, Some(rest)) => rest.find('/').map(|j| 2 + j)?,
+        (None, None) => 0,
     };
     let trimmed = path.strip_suffix('/').unwrap_or(path);
     let seg_start = trimmed.rfind('/').filter(|&i| i >= path_start)? + 1;
-    (trimmed[seg_start..] == starred_words(words)).then(|| format!("{}*{}", &shown[..seg_start], &shown[trimmed.len()..]))
+    let segment = &trimmed[seg_start..];
+    let marked = |mark: &str, at: usize| format!("{}{mark}{}", &shown[..seg_start], &shown[seg_start + at..]);
+    // Words put back where the `*` is must not end the path or the link.
+    if !words.contains(['/', '?', '#', '*', '[', ']', '\\']) && segment == starred_words(words) {
+        return Some(marked("*", segment.len()));
+    }
+    // A page's file extension stays as it is: `/news/~.html`.
+    let stem = match segment.rsplit_once('.') {
+        Some((stem, ext)) if (1..=5).contains(&ext.len()) && ext.bytes().all(|b| b.is_ascii_lowercase()) => stem,
+        _ => segment,
+    };
+    (!stem.is_empty() && stem == slug_words(words)).then(|| marked("~", stem.len()))
 }
 
 #[cfg(test)]
@@ -592,6 +649,14 @@ mod tests {
     fn same_origin_becomes_a_path() {
         assert_eq!(compact("https://example.com/b/c?q=2", PAGE).unwrap(), "/b/c?q=2");
         assert_eq!(compact("https://EXAMPLE.com", PAGE).unwrap(), "/");
+    }
+
+    #[test]
+    fn same_path_with_another_query_becomes_the_query() {
+        assert_eq!(compact("https://example.com/docs/a.html?x=2", PAGE).unwrap(), "?x=2");
+        assert_eq!(compact("https://example.com/docs/a.html?x=2&utm_source=a#s", PAGE).unwrap(), "?x=2#s");
+        // No query left: the path says it is not this page's query.
+        assert_eq!(compact("https://example.com/docs/a.html", PAGE).unwrap(), "/docs/a.html");
     }
 
     #[test]
@@ -663,11 +728,52 @@ mod tests {
         assert_eq!(star_words("https://en.wikipedia.org/wiki/Time_loop#Film", "Time loop").as_deref(), Some("https://en.wikipedia.org/wiki/*#Film"));
         assert_eq!(star_words("/user/smartypants333/?sort=new", "smartypants333").as_deref(), Some("/user/*/?sort=new"));
         // Another case, a short name, a host, another segment: printed whole.
-        assert_eq!(star_words("/presse", "Presse"), None);
+        assert_eq!(star_words("/Presse", "presse"), None);
         assert_eq!(star_words("/g/1", "1"), None);
         assert_eq!(star_words("https://golang.org", "golang.org"), None);
         assert_eq!(star_words("/users/bob/works", "bob"), None);
         assert_eq!(star_words("/a/b*c", "b*c"), None);
+    }
+
+    #[test]
+    fn a_last_segment_that_is_the_links_words_as_a_slug_is_a_tilde() {
+        // A WordPress post, a news article with its extension, a section.
+        assert_eq!(
+            star_words("http://fandom.wikia.com/articles/dracula-untold-may-get-another-chance", "\u{2018}Dracula Untold\u{2019} May Get Another Chance").as_deref(),
+            Some("http://fandom.wikia.com/articles/~")
+        );
+        assert_eq!(star_words("/world/2019/nov/20/china-completes-landing-test.html?x=1", "China completes landing test").as_deref(), Some("/world/2019/nov/20/~.html?x=1"));
+        assert_eq!(star_words("/presse/", "Presse").as_deref(), Some("/~/"));
+        assert_eq!(star_words("/videos/what-is-dont-breathe/", "What is Don\u{2019}t Breathe?").as_deref(), Some("/videos/~/"));
+        assert_eq!(star_words("/n/indonesia-dead-whale-had-1000-pieces", "Indonesia: dead whale had 1,000 pieces").as_deref(), Some("/n/~"));
+        // A slug that drops words, a URL already holding a tilde, another segment: printed whole.
+        assert_eq!(star_words("/a/5-worst-video-game-reboots", "The 5 Worst Video Game Reboots"), None);
+        assert_eq!(star_words("/~bob/tiny-house", "Tiny House"), None);
+        assert_eq!(star_words("/tiny-house/photos", "Tiny House"), None);
+        assert_eq!(star_words("/a/.html", "!!!!"), None);
+    }
+
+    #[test]
+    fn another_site_on_the_pages_scheme_drops_the_scheme() {
+        use super::scheme_relative;
+        assert_eq!(scheme_relative("https://other.org/a?b#c", PAGE), "//other.org/a?b#c");
+        assert_eq!(scheme_relative("HTTPS://other.org", PAGE), "//other.org");
+        // Another scheme, a path, a page with no URL: as they are.
+        assert_eq!(scheme_relative("http://other.org/a", PAGE), "http://other.org/a");
+        assert_eq!(scheme_relative("mailto:a@b.org", PAGE), "mailto:a@b.org");
+        assert_eq!(scheme_relative("/b/c", PAGE), "/b/c");
+        assert_eq!(scheme_relative("https://other.org/a", None), "https://other.org/a");
+        // A mark for the words is found after the host.
+        assert_eq!(star_words("//fandom.wikia.com/articles/why-birth-nation", "Why Birth Nation").as_deref(), Some("//fandom.wikia.com/articles/~"));
+        assert_eq!(star_words("//time-loop.org", "time loop"), None);
+    }
+
+    #[test]
+    fn a_slug_is_lower_case_letters_and_digits_between_single_dashes() {
+        use super::slug_words;
+        assert_eq!(slug_words("  Hello, World!  "), "hello-world");
+        assert_eq!(slug_words("It's 3.5 \u{2013} Caf\u{e9} au lait"), "its-3-5-caf-au-lait");
+        assert_eq!(slug_words("A\u{2019}B"), "ab");
     }
 
     #[test]

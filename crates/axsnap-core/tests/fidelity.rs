@@ -288,13 +288,14 @@ fn every_name_description_and_value_is_printed() {
 /// `<url>`, or `#[name]` for a link within the page). Over all pages ≥ 99%, no page under 95%.
 /// A copy's URL (a web archive's) printed as its prefix and `…` on `line`,
 /// the URL it copies printed whole in `text` (at the original's link).
-fn copy_of_a_printed_link(url: &str, line: &str, text: &str) -> bool {
+fn copy_of_a_printed_link(url: &str, line: &str, text: &str, page: Option<&str>) -> bool {
+    use axsnap_core::urls::{clip_opaque, compact, copy_prefix, scheme_relative};
     let Some(at) = line.find("](").map(|_| ()).and(url.find("://")) else { return false };
     url[at + 3..].match_indices('/').any(|(i, _)| {
         let (prefix, inner) = url.split_at(at + 3 + i + 1);
-        line.contains(&format!("]({prefix}…)"))
-            && axsnap_core::urls::copy_prefix(url, inner).is_some()
-            && axsnap_core::urls::compact(inner, None).is_some_and(|shown| text.contains(&format!("]({})", axsnap_core::urls::clip_opaque(&shown))))
+        line.contains(&format!("]({}…)", scheme_relative(prefix, page)))
+            && copy_prefix(url, inner).is_some()
+            && compact(inner, None).is_some_and(|shown| text.contains(&format!("]({})", scheme_relative(&clip_opaque(&shown), page))))
     })
 }
 
@@ -336,12 +337,14 @@ fn every_link_is_printed_with_its_destination_and_its_ref() {
                 if shown.starts_with('#') {
                     return l.contains("#[");
                 }
-                let shown = axsnap_core::urls::clip_opaque(&shown);
+                let whole = axsnap_core::urls::clip_opaque(&shown);
+                let shown = axsnap_core::urls::scheme_relative(&whole, tree.frame_url(id)).to_string();
                 l.contains(&format!("]({shown})"))
-                    || l.contains(&format!("<{shown}>"))
+                    || l.contains(&format!("<{whole}>"))
+                    || whole.strip_prefix("mailto:").is_some_and(|a| l.contains(&format!("<{a}>")))
                     || l.match_indices("][").any(|(i, _)| l[i + 2..].split(']').next().and_then(|k| table.get(k)) == Some(&shown))
                     || starred_links(l).any(|u| u == shown)
-                    || copy_of_a_printed_link(url, l, &text)
+                    || copy_of_a_printed_link(url, l, &text, tree.frame_url(id))
             });
             if printed {
                 page_kept += 1;
@@ -361,12 +364,17 @@ fn every_link_is_printed_with_its_destination_and_its_ref() {
     assert!(overall >= 0.99 && worst.iter().all(|w| w.0 >= 0.95), "link recall too low:\n{}", report.join("\n"));
 }
 
-/// The destinations of a line's `[words](…*…)` links, the `*` given back
-/// as the words (spaces as `_`), as the README says to read them.
+/// The destinations of a line's `[words](…*…)` and `[words](…~…)` links,
+/// the `*` given back as the words (spaces as `_`) and the `~` as their
+/// slug, as the README says to read them.
 fn starred_links(line: &str) -> impl Iterator<Item = String> + '_ {
     line.match_indices("](").filter_map(move |(i, _)| {
         let words = &line[line[..i].rfind('[')? + 1..i];
         let url = line[i + 2..].split(')').next()?;
-        url.contains('*').then(|| url.replacen('*', &words.replace(' ', "_"), 1))
+        if url.contains('*') {
+            Some(url.replacen('*', &words.replace(' ', "_"), 1))
+        } else {
+            url.contains('~').then(|| url.replacen('~', &axsnap_core::urls::slug_words(&words.replace("\\]", "]")), 1))
+        }
     })
 }

@@ -370,7 +370,7 @@ impl Browser {
     #[tool(
         input_schema = lean_schema::<SnapshotParams>(),
         
-        description = "The page as compact text: one line per element, refs like A12 on everything you can act on, secrets redacted. Refs stay valid until the page changes.",
+        description = "Page as compact text: refs like A12 on what you can act on (valid until the page changes), secrets redacted. In a link's URL, * is its words (spaces as _), ~ their slug.",
         annotations(read_only_hint = true)
     )]
     async fn browser_snapshot(&self, Parameters(p): Parameters<SnapshotParams>) -> ToolResult {

@@ -22,6 +22,7 @@ pub struct TextRenderer<'a> {
     max_url: Option<usize>,
     lines: Vec<Line>,
     urls: Vec<String>,
+    unmarked: Vec<Option<String>>,
     url_index: HashMap<String, usize>,
     /// Descriptions already printed: a description repeated down a list
     /// (every permalink's "Permalink to this headline") is printed once.
@@ -32,6 +33,10 @@ pub struct TextRenderer<'a> {
     /// Links whose URL is a copy of a link's printed right after them (see
     /// [`copies_beside`]): what the URL holds of the other is said there.
     copies: HashMap<NodeId, usize>,
+    /// URLs that printed links with different words lead to: none of them
+    /// marks its words (`/wiki/*`), so they all share one slot, and one
+    /// reference where the URL repeats.
+    worded_apart: HashSet<&'a str>,
     /// While a table cell is tried as one line of its row: the most lines
     /// worth rendering, past which the row is nested lines whatever follows.
     cap: Option<usize>,
@@ -263,10 +268,12 @@ impl<'a> TextRenderer<'a> {
             max_url: None,
             lines: Vec::new(),
             urls: Vec::new(),
+            unmarked: Vec::new(),
             url_index: HashMap::new(),
             said: Said::default(),
             described: Default::default(),
             copies: HashMap::new(),
+            worded_apart: HashSet::new(),
             cap: None,
         }
     }
@@ -283,21 +290,24 @@ impl<'a> TextRenderer<'a> {
 
     /// The lines, and the URLs their slots stand for.
     pub fn render(mut self, outs: &[Out]) -> Lines {
-        self.copies = copies_beside(self.tree, outs);
+        let links = printed_links(outs);
+        self.copies = copies_beside(self.tree, &links);
+        self.worded_apart = worded_apart(self.tree, &links);
         self.children(outs, 0);
         let references = vec![0; self.urls.len()];
-        Lines { lines: self.lines, urls: self.urls, references }
+        Lines { lines: self.lines, urls: self.urls, references, unmarked: self.unmarked }
     }
 
     /// The slot of a URL, one per full URL: two URLs clipped to the same
     /// text are still two destinations, never one reference.
-    fn url_slot(&mut self, url: &str, shown: &str) -> Segment {
+    fn url_slot(&mut self, url: &str, shown: &str, unmarked: Option<&str>) -> Segment {
         if let Some(&i) = self.url_index.get(url) {
             return Segment::Url(i);
         }
         let i = self.urls.len();
         self.url_index.insert(url.to_string(), i);
         self.urls.push(shown.to_string());
+        self.unmarked.push(unmarked.map(str::to_string));
         Segment::Url(i)
     }
 
@@ -434,15 +444,20 @@ impl<'a> TextRenderer<'a> {
                         if absolute && name.is_some_and(|n| n == u || node.props.url.as_deref() == Some(n)) {
                             // A link whose words are its URL is a Markdown autolink: said once.
                             s.push_str(&format!("<{shown}>"));
+                        } else if let Some(address) = shown.strip_prefix("mailto:").filter(|a| name == Some(*a) && a.contains('@') && !a.contains(['?', '>'])) {
+                            // A mail link whose words are its address: Markdown's email autolink.
+                            s.push_str(&format!("<{address}>"));
                         } else {
+                            let shown = crate::urls::scheme_relative(&shown, self.tree.frame_url(e.src));
                             s.push_str("[");
                             s.push_str(&bracketed);
                             s.push_str("]");
-                            // A path ending in the link's words says them once, `*` (a
-                            // slot of its own: the star stands for these words only).
-                            let slot = match crate::urls::star_words(&shown, name.unwrap_or_default()) {
-                                Some(starred) => self.url_slot(&format!("{u}\n*"), &starred),
-                                None => self.url_slot(u, &shown),
+                            // A path ending in the link's words says them once, `*` or `~`
+                            // (a slot of its own: the mark stands for these words only).
+                            let marked = node.props.url.as_deref().filter(|u| !self.worded_apart.contains(u));
+                            let slot = match marked.and_then(|_| crate::urls::star_words(shown, name.unwrap_or_default())) {
+                                Some(starred) => self.url_slot(&format!("{u}\n{starred}"), &starred, Some(shown)),
+                                None => self.url_slot(u, shown, None),
                             };
                             s.0.push(slot);
                         }
@@ -664,7 +679,15 @@ impl<'a> TextRenderer<'a> {
         // a row's own ref follows one, so it never reads as the last cell's.
         let mut row = Segs::default();
         for (i, cell) in cells.into_iter().enumerate() {
-            row.push_str(if i == 0 { "| " } else { " | " });
+            // A space before a digit is a token of its own (o200k_base): a
+            // cell of figures follows its `|` straight away, `| Bars |890 |12`.
+            let figure = matches!(cell.0.first(), Some(Segment::Text(t)) if t.starts_with(|c: char| c.is_ascii_digit()));
+            row.push_str(match (i, figure) {
+                (0, false) => "| ",
+                (0, true) => "|",
+                (_, false) => " | ",
+                (_, true) => " |",
+            });
             row.append(cell);
         }
         if let Some(r) = e.reference {
@@ -823,15 +846,8 @@ fn skip_first_marker(children: &[Out]) -> &[Out] {
     }
 }
 
-/// How many links after a link are looked at for the one its URL copies.
-const COPY_LOOKAHEAD: usize = 3;
-
-/// Links whose URL ends with the whole URL of one of the next few links, and
-/// where that URL starts in theirs: a web archive's copy cited beside the
-/// original (Wikipedia's "Archived from the original"). The copy prints
-/// `https://web.archive.org/web/20150129135945/…`, the original's URL said
-/// once, at the original; `resolve` and the JSON format give it whole.
-fn copies_beside(tree: &Tree, outs: &[Out]) -> HashMap<NodeId, usize> {
+/// The links printed, in order (a twin folded into its title link is not).
+fn printed_links(outs: &[Out]) -> Vec<NodeId> {
     fn links(outs: &[Out], found: &mut Vec<NodeId>) {
         for out in outs {
             if let Out::Element(e) = out {
@@ -844,6 +860,34 @@ fn copies_beside(tree: &Tree, outs: &[Out]) -> HashMap<NodeId, usize> {
     }
     let mut found = Vec::new();
     links(outs, &mut found);
+    found
+}
+
+/// The URLs of printed links that say different words: a mark for the
+/// words of one (`/tag/*`) would give the URL another slot than the
+/// others', and both might then be defined as references.
+fn worded_apart<'a>(tree: &'a Tree, links: &[NodeId]) -> HashSet<&'a str> {
+    let mut words: HashMap<&str, &str> = HashMap::new();
+    let mut apart = HashSet::new();
+    for &id in links {
+        let node = tree.node(id);
+        let Some(url) = node.props.url.as_deref() else { continue };
+        if *words.entry(url).or_insert(&node.name) != node.name.as_str() {
+            apart.insert(url);
+        }
+    }
+    apart
+}
+
+/// How many links after a link are looked at for the one its URL copies.
+const COPY_LOOKAHEAD: usize = 3;
+
+/// Links whose URL ends with the whole URL of one of the next few links, and
+/// where that URL starts in theirs: a web archive's copy cited beside the
+/// original (Wikipedia's "Archived from the original"). The copy prints
+/// `https://web.archive.org/web/20150129135945/…`, the original's URL said
+/// once, at the original; `resolve` and the JSON format give it whole.
+fn copies_beside(tree: &Tree, found: &[NodeId]) -> HashMap<NodeId, usize> {
     let url = |id: NodeId| tree.node(id).props.url.as_deref();
     let mut copies = HashMap::new();
     for (i, &a) in found.iter().enumerate() {
