@@ -33,10 +33,10 @@ pub struct TextRenderer<'a> {
     /// Links whose URL is a copy of a link's printed right after them (see
     /// [`copies_beside`]): what the URL holds of the other is said there.
     copies: HashMap<NodeId, usize>,
-    /// URLs that printed links with different words lead to: none of them
-    /// marks its words (`/wiki/*`), so they all share one slot, and one
-    /// reference where the URL repeats.
-    worded_apart: HashSet<&'a str>,
+    /// See [`link_words`]: where printed links with different words lead to
+    /// one URL, none of them marks its words (`/wiki/*`), so they all share
+    /// one slot, and one reference where the URL repeats.
+    link_words: HashMap<&'a str, usize>,
     /// While a table cell is tried as one line of its row: the most lines
     /// worth rendering, past which the row is nested lines whatever follows.
     cap: Option<usize>,
@@ -273,7 +273,7 @@ impl<'a> TextRenderer<'a> {
             said: Said::default(),
             described: Default::default(),
             copies: HashMap::new(),
-            worded_apart: HashSet::new(),
+            link_words: HashMap::new(),
             cap: None,
         }
     }
@@ -292,7 +292,7 @@ impl<'a> TextRenderer<'a> {
     pub fn render(mut self, outs: &[Out]) -> Lines {
         let links = printed_links(outs);
         self.copies = copies_beside(self.tree, &links);
-        self.worded_apart = worded_apart(self.tree, &links);
+        self.link_words = link_words(self.tree, &links);
         self.children(outs, 0);
         let references = vec![0; self.urls.len()];
         Lines { lines: self.lines, urls: self.urls, references, unmarked: self.unmarked }
@@ -454,7 +454,7 @@ impl<'a> TextRenderer<'a> {
                             s.push_str("]");
                             // A path ending in the link's words says them once, `*` or `~`
                             // (a slot of its own: the mark stands for these words only).
-                            let marked = node.props.url.as_deref().filter(|u| !self.worded_apart.contains(u));
+                            let marked = node.props.url.as_deref().filter(|u| self.link_words.get(u) != Some(&WORDED_APART));
                             let slot = match marked.and_then(|_| crate::urls::star_words(shown, name.unwrap_or_default())) {
                                 Some(starred) => self.url_slot(&format!("{u}\n{starred}"), &starred, Some(shown)),
                                 None => self.url_slot(u, shown, None),
@@ -863,21 +863,25 @@ fn printed_links(outs: &[Out]) -> Vec<NodeId> {
     found
 }
 
-/// The URLs of printed links that say different words: a mark for the
-/// words of one (`/tag/*`) would give the URL another slot than the
-/// others', and both might then be defined as references.
-fn worded_apart<'a>(tree: &'a Tree, links: &[NodeId]) -> HashSet<&'a str> {
-    let mut words: HashMap<&str, &str> = HashMap::new();
-    let mut apart = HashSet::new();
-    for &id in links {
+/// Per URL of printed links, the first such link, or [`WORDED_APART`] where
+/// links that say other words lead there too: a mark for the words of one
+/// (`/tag/*`) would give the URL another slot than the others', and both
+/// might then be defined as references. (A map of `&str` to `usize`, a type
+/// the core already has: another costs the Wasm kilobytes.)
+fn link_words<'a>(tree: &'a Tree, links: &[NodeId]) -> HashMap<&'a str, usize> {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    for (i, &id) in links.iter().enumerate() {
         let node = tree.node(id);
         let Some(url) = node.props.url.as_deref() else { continue };
-        if *words.entry(url).or_insert(&node.name) != node.name.as_str() {
-            apart.insert(url);
+        let at = first.entry(url).or_insert(i);
+        if *at != WORDED_APART && tree.node(links[*at]).name != node.name {
+            *at = WORDED_APART;
         }
     }
-    apart
+    first
 }
+
+const WORDED_APART: usize = usize::MAX;
 
 /// How many links after a link are looked at for the one its URL copies.
 const COPY_LOOKAHEAD: usize = 3;
