@@ -17,6 +17,8 @@ const PAYMENT_NAME = /\b(card ?number|credit card|debit card|cvc|cvv|csc|securit
 
 const REF_THEN_NAME = /(?:^|\s)(?:- |\d+\. )?([a-z]+) ((?:A\d+ )+)"((?:[^"\\]|\\.)*)"/g;
 const LINK = /((?:A\d+ )+)#?\[((?:[^\]\\]|\\.)*)\](?:\(([^)]*)\)|\[\d+\])?/g;
+/** A link whose words are its URL or its mail address, said once: `A7 <https://a.org/x>`, `A8 <ann@a.org>`. */
+const AUTOLINK = /((?:A\d+ )+)<([^<>\s]+)>/g;
 /**
  * An element whose words are a link inside it, its ref and the link's side
  * by side: `option A6 A7 [Berlin](/b)`. The first ref is the element's.
@@ -71,6 +73,10 @@ export function refFacts(text) {
       for (const ref of m[1].trim().split(' ')) {
         found.push(holder && ref === holder[2] ? { ref, role: holder[1], name: m[2] } : { ref, role: 'link', name: m[2], url: m[3] || null });
       }
+    }
+    for (const m of body.matchAll(AUTOLINK)) {
+      const url = /^[a-z][a-z0-9+.-]*:/i.test(m[2]) ? m[2] : `mailto:${m[2]}`;
+      for (const ref of m[1].trim().split(' ')) found.push({ ref, role: 'link', name: m[2], url });
     }
     const worded = found.length ? null : ROLE_THEN_REF.exec(body);
     if (worded) {

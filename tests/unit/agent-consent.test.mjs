@@ -85,6 +85,15 @@ test('a drag is asked about as a click on what it drags, and by the name of wher
   assert.equal(checkAct({ action: 'drag', fact: f.get('A12'), toFact: null, pageHasSecret: true, scope: scope() }).kind, 'secret-form');
 });
 
+test('a link printed as an autolink, its words its URL or its mail address, is a link with that URL', () => {
+  const facts = refFacts(`page "Spec" https://spec.test/
+Status at A3 <https://www.rfc-editor.org/info/rfc9110>. Mail A4 <editor@spec.test> or see A5 [the list](//lists.test/a).`);
+  const of = (ref) => [facts.get(ref)?.role, facts.get(ref)?.name, facts.get(ref)?.url];
+  assert.deepEqual(of('A3'), ['link', 'https://www.rfc-editor.org/info/rfc9110', 'https://www.rfc-editor.org/info/rfc9110']);
+  assert.deepEqual(of('A4'), ['link', 'editor@spec.test', 'mailto:editor@spec.test']);
+  assert.deepEqual(of('A5'), ['link', 'the list', '//lists.test/a']);
+});
+
 test('elements named by the words after their ref (clickable, droptarget) are read, and a click or drop asks by those words', () => {
   const board = refFacts(`page "Board" http://127.0.0.1:1/
 clickable A4 Write report

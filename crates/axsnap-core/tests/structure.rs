@@ -748,3 +748,15 @@ fn a_field_holding_the_text_printed_just_above_says_so_once() {
     assert!(page(&other).ends_with(&format!("textbox A0: {}\n", other.replace('\n', "\\n"))));
     assert!(page("alpha0 alpha1").ends_with("textbox A0: alpha0 alpha1\n"));
 }
+
+/// A heading a person can focus (a disclosure's, a tab's) has a ref, before
+/// its words as every element's.
+#[test]
+fn a_focusable_headings_ref_comes_before_its_words() {
+    let t = text(vec![
+        root(&[2]),
+        with(n(2, "heading", "Release notes", &[3]), &[("level", json!(2)), ("focusable", json!(true))]),
+        n(3, "StaticText", "Release notes", &[]),
+    ]);
+    assert_eq!(t, format!("{HEAD}## A0 Release notes\n"));
+}

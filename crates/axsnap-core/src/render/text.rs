@@ -417,12 +417,13 @@ impl<'a> TextRenderer<'a> {
             Role::Heading => {
                 let level = node.props.level.unwrap_or(2).clamp(1, 6) as usize;
                 s.push_str(&"#".repeat(level));
+                // Its refs before its words, as every element's: `## A5 Release notes`.
+                for r in e.refs() {
+                    s.push_ref(r);
+                }
                 if let Some(n) = name {
                     s.push_str(" ");
                     s.push_str(n);
-                }
-                for r in e.refs() {
-                    s.push_ref(r);
                 }
                 Kind::Heading
             }
