@@ -398,7 +398,7 @@ struct UrlChars {
 impl UrlChars {
     fn of(doc: &Lines) -> UrlChars {
         let inline: Vec<usize> = doc.urls.iter().map(|u| u.chars().count()).collect();
-        let table = (0..doc.urls.len()).map(|i| doc.table_url(i).chars().count()).collect();
+        let table = (0..inline.len()).map(|i| doc.unmarked.get(i).and_then(Option::as_deref).map_or(inline[i], |u| u.chars().count())).collect();
         UrlChars { inline, table }
     }
 }

@@ -290,9 +290,12 @@ impl<'a> TextRenderer<'a> {
 
     /// The lines, and the URLs their slots stand for.
     pub fn render(mut self, outs: &[Out]) -> Lines {
-        let links = printed_links(outs);
-        self.copies = copies_beside(self.tree, &links);
-        self.link_words = link_words(self.tree, &links);
+        // Both only shape printed URLs: interactive mode prints none.
+        if self.link_urls {
+            let links = printed_links(outs);
+            self.copies = copies_beside(self.tree, &links);
+            self.link_words = link_words(self.tree, &links);
+        }
         self.children(outs, 0);
         let references = vec![0; self.urls.len()];
         Lines { lines: self.lines, urls: self.urls, references, unmarked: self.unmarked }
@@ -455,8 +458,9 @@ impl<'a> TextRenderer<'a> {
                             s.push_str("]");
                             // A path ending in the link's words says them once, `*` or `~`
                             // (a slot of its own: the mark stands for these words only).
-                            let marked = node.props.url.as_deref().filter(|u| self.link_words.get(u) != Some(&WORDED_APART));
-                            let slot = match marked.and_then(|_| crate::urls::star_words(shown, name.unwrap_or_default())) {
+                            let may_mark = node.props.url.as_deref().is_some_and(|u| self.link_words.get(u) != Some(&WORDED_APART));
+                            let starred = if may_mark { crate::urls::star_words(shown, name.unwrap_or_default()) } else { None };
+                            let slot = match starred {
                                 Some(starred) => self.url_slot(&format!("{u}\n{starred}"), &starred, Some(shown)),
                                 None => self.url_slot(u, shown, None),
                             };
