@@ -85,6 +85,17 @@ const scrollAmount = { anyOf: [{ enum: ['up', 'down'] }, { type: 'number', minim
 export const MAX_SCROLL = 100000;
 
 /**
+ * A URL as `navigate` reads it: absolute, or relative to `base` (a page's http or https URL) in
+ * the forms snapshots print links in (`/docs`, `//other.org/a`, `?page=2`, `#top`). Other words
+ * (`example.com`, `not a url`) are no URL, as reading them as a path would be a guess. Throws
+ * as `new URL` does.
+ * @param {string} url @param {string} [base]
+ */
+export function pageUrl(url, base) {
+  return new URL(url, /^[/?#]/.test(String(url)) && /^https?:/i.test(base || '') ? base : undefined);
+}
+
+/**
  * Actions of `act`: whether they need a `ref` (`none`: they take none), the
  * `value` they take (a JSON Schema fragment; none when absent), any fields
  * of their own (`fields`, optional; `required`: those it cannot do without)

@@ -4,7 +4,7 @@
 // questions). Every result handed to the model is text, page content fenced
 // (page-text.js), and every consequential action passes consent.js first.
 
-import { ACTIONS as PROTOCOL_ACTIONS } from '../../protocol/protocol.js';
+import { ACTIONS as PROTOCOL_ACTIONS, pageUrl } from '../../protocol/protocol.js';
 import { jsonSchema } from 'ai';
 import { refFacts, pageHeader, fencePage, inline, siteOf } from './page-text.js';
 import { checkAct, checkSite, checkTab } from './consent.js';
@@ -355,13 +355,10 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
   };
 }
 
-/**
- * `url` read against `base` (a page's URL) where it is relative as snapshots print links
- * (`/docs`, `//other.org/a`, `?page=2`, `#top`); null where it is no URL.
- */
+/** `url` as `navigate` reads it against `base` (`pageUrl`), in full; null where it is no URL. */
 function absoluteUrl(url, base) {
   try {
-    return new URL(String(url), /^[/?#]/.test(String(url)) && /^https?:/i.test(base || '') ? base : undefined).href;
+    return pageUrl(String(url), base).href;
   } catch {
     return null;
   }

@@ -15,6 +15,7 @@
 // shared with it from the panel.
 
 import { AxError } from '../../protocol/errors.js';
+import { pageUrl } from '../../protocol/protocol.js';
 
 /**
  * @typedef {{kind: 'panel'}
@@ -213,14 +214,13 @@ export function restrictedReason(url, extensionOrigin) {
 
 /**
  * A URL `navigate` and `tabs open` may load: http and https only (no file:, javascript:, chrome:).
- * One relative to the page in the forms snapshots print links in (`/docs`, `//other.org/a`,
- * `?page=2`, `#top`) is read against `base`, the tab's own URL, where there is one; other words
- * (`example.com`, `not a url`) are no URL, as they would be a guess.
+ * One relative to the page as snapshots print links is read against `base`, the tab's own URL
+ * (`pageUrl`).
  */
 export function navigableUrl(url, base) {
   let u;
   try {
-    u = new URL(url, /^[/?#]/.test(String(url)) && /^https?:/i.test(base || '') ? base : undefined);
+    u = pageUrl(url, base);
   } catch {
     throw new AxError('bad_request', `${JSON.stringify(url)} is not a URL: give a full http or https URL${base ? ' or one relative to the page' : ''}`);
   }
