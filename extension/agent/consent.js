@@ -3,7 +3,7 @@
 // the model says about it: a model that obeys a hostile page still cannot
 // buy, send, delete, publish, leave the site or use another tab unasked.
 
-import { siteOf } from './page-text.js';
+import { siteOf } from '../../protocol/site.js';
 
 /**
  * Words in a control's name that make a click consequential (whole words,

@@ -119,24 +119,3 @@ export function fencePage({ tab, url, title, text, kind = 'snapshot' }) {
 
 /** Text from a page outside a fence (tab titles, URLs, names): one line, fence-safe. */
 export const inline = (s, max = 200) => attr(s).slice(0, max);
-
-/**
- * The site of a URL, for "did the task leave the site it started on": the
- * host without `www.`, reduced to its last two labels (three under a
- * two-letter country code's second level such as co.uk). IP addresses and
- * single-label hosts are their own site. Not the Public Suffix List: a
- * coarser rule that errs towards asking the person.
- */
-export function siteOf(url) {
-  let host;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return '';
-  }
-  if (/^[\d.]+$/.test(host) || host.includes(':') || !host.includes('.')) return host;
-  const labels = host.split('.');
-  const second = labels.at(-2);
-  const n = labels.at(-1).length === 2 && /^(co|com|org|net|gov|ac|edu|ne|or)$/.test(second) ? 3 : 2;
-  return labels.slice(-n).join('.');
-}

@@ -6,7 +6,8 @@
 
 import { ACTIONS as PROTOCOL_ACTIONS, pageUrl } from '../../protocol/protocol.js';
 import { jsonSchema } from 'ai';
-import { refFacts, pageHeader, fencePage, inline, siteOf } from './page-text.js';
+import { refFacts, pageHeader, fencePage, inline } from './page-text.js';
+import { siteOf } from '../../protocol/site.js';
 import { checkAct, checkSite, checkTab } from './consent.js';
 
 /**

@@ -8,7 +8,7 @@ import { run, compact } from '../agent/loop.js';
 import { browserTools } from '../agent/tools.js';
 import { createModel, describeError, checkSettings } from '../agent/provider.js';
 import { instructions } from '../agent/prompt.js';
-import { siteOf } from '../agent/page-text.js';
+import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
 import { load, save, clear, empty } from './conversation.js';
 import { bindSettings, loadSettings } from './settings.js';

@@ -1,7 +1,8 @@
 // What the agent reads from snapshot text and which actions wait for the person.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { refFacts, pageHeader, fencePage, siteOf } from '../../extension/agent/page-text.js';
+import { refFacts, pageHeader, fencePage } from '../../extension/agent/page-text.js';
+import { siteOf } from '../../protocol/site.js';
 import { checkAct, checkSite, checkTab, consequentialWord } from '../../extension/agent/consent.js';
 import { compact } from '../../extension/agent/loop.js';
 
@@ -140,6 +141,15 @@ test('leaving the site and using another tab wait for the person', () => {
   assert.equal(siteOf('https://mail.example.com/'), 'example.com');
   assert.equal(siteOf('http://127.0.0.1:8080/'), '127.0.0.1');
   assert.equal(siteOf('http://localhost:8080/'), 'localhost');
+  // The Public Suffix List's private suffixes: every github.io page is a site of its own.
+  assert.equal(siteOf('https://victim.github.io/notes'), 'victim.github.io');
+  assert.notEqual(siteOf('https://victim.github.io/'), siteOf('https://attacker.github.io/'));
+  assert.notEqual(siteOf('https://a.herokuapp.com/'), siteOf('https://b.herokuapp.com/'));
+  assert.notEqual(siteOf('https://a.vercel.app/'), siteOf('https://b.vercel.app/'));
+  assert.notEqual(siteOf('https://a.pages.dev/'), siteOf('https://b.pages.dev/'));
+  assert.notEqual(siteOf('https://shop-a.co.uk/'), siteOf('https://shop-b.co.uk/'));
+  assert.equal(siteOf('https://a.victim.github.io/'), 'victim.github.io');
+  assert.equal(siteOf('data:text/html,hi'), '');
   assert.equal(checkSite(scope(), 'http://127.0.0.1:9/other'), null);
   assert.equal(checkSite(scope(), 'http://localhost:9/').kind, 'site');
   assert.equal(checkAct({ action: 'click', fact: refFacts(DEMO).get('A0'), linkUrl: 'https://evil.test/x', pageHasSecret: false, scope: scope() }).kind, 'site');
