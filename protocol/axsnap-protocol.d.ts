@@ -161,6 +161,43 @@ export type SnapshotStats = {
   [key: string]: unknown;
 };
 
+/** what a ref is, typed: guards decide from these facts, never from the printed text */
+export type RefFact = {
+  /** its role as the snapshot prints it (`button`, `link`, `textbox`, `clickable`, …) */
+  role: string;
+  /** its name (secrets cut out) */
+  name: string;
+  /** a link's full URL */
+  url?: string;
+  /** the field holds a secret of this kind: the model never types into it */
+  secret?: "password" | "current-password" | "new-password" | "credit-card" | "one-time-code";
+  /** it has the focus (keys pressed without a ref go to it) */
+  focused?: boolean;
+  /** the form the element belongs to (its `form` owner, else the form around it) */
+  form?: {
+    /** how it submits */
+    method: "get" | "post" | "dialog";
+    /** where it submits, in full (a submit button's `formaction` counts) */
+    url?: string;
+    /** the site it submits to (registrable domain by the Public Suffix List); `''` when not a web URL */
+    site: string;
+    /** pressing this element (or Enter in it) submits the form */
+    submits?: boolean;
+    /** the form holds a password, card or one-time-code field */
+    secret: boolean;
+  };
+};
+
+/** the page an answer shows: its title, URL and site */
+export type PageFact = {
+  /** its title */
+  title: string;
+  /** its URL */
+  url: string;
+  /** its site (registrable domain by the Public Suffix List) */
+  site: string;
+};
+
 /** the compact text (or JSON) view of a tab, with refs to act on */
 export interface SnapshotRequest {
   cmd: "snapshot";
@@ -179,6 +216,10 @@ export interface SnapshotResult {
   text: string;
   /** sizes and timings */
   stats: SnapshotStats;
+  /** for each ref the text shows, what it is (`RefFact`) */
+  refs: Record<string, RefFact>;
+  /** the page an answer shows: its title, URL and site */
+  page: PageFact;
   /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
   diff?: {
     /** `text` is the whole page */
@@ -409,6 +450,10 @@ export interface ActResult {
   text?: string;
   /** sizes and timings */
   stats?: SnapshotStats;
+  /** for each ref the text shows, what it is (`RefFact`) */
+  refs?: Record<string, RefFact>;
+  /** the page an answer shows: its title, URL and site */
+  page?: PageFact;
   /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
   diff?: {
     /** `text` is the whole page */
@@ -653,6 +698,8 @@ export interface HelloResult {
   commands: Array<string>;
   /** the tabs this caller may reach now */
   tabs: Array<number>;
+  /** what this extension can do beyond the commands (`FEATURES`): decide from this list, never from an error's words */
+  features: Array<"diff" | "act-snapshot" | "facts" | "wait-for">;
 }
 
 /** is the extension there, and which version */
@@ -691,6 +738,10 @@ export interface WatchResult {
   text: string;
   /** sizes and timings */
   stats: SnapshotStats;
+  /** for each ref the text shows, what it is (`RefFact`) */
+  refs: Record<string, RefFact>;
+  /** the page an answer shows: its title, URL and site */
+  page: PageFact;
 }
 
 /** end a subscription of this port */
@@ -746,6 +797,10 @@ export interface ChangeEvent {
   text: string;
   /** sizes and timings */
   stats: SnapshotStats;
+  /** for each ref the text shows, what it is (`RefFact`) */
+  refs: Record<string, RefFact>;
+  /** the page an answer shows: its title, URL and site */
+  page: PageFact;
   /** with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason` */
   diff?: {
     /** `text` is the whole page */

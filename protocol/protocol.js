@@ -11,6 +11,18 @@
 /** Bumped when a request or an answer changes incompatibly. */
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * What this extension can do beyond the commands, listed by `hello` so that
+ * a client of another version decides from the list, never from the words
+ * of an error.
+ */
+export const FEATURES = {
+  diff: 'snapshot option `diff`: what changed since the previous snapshot',
+  'act-snapshot': '`act` with `snapshot`: waits for the page to settle and answers with its snapshot or what changed',
+  facts: 'snapshot and act answers carry typed `refs` and `page` facts',
+  'wait-for': '`wait_for` waits for a text, its going, a ref\'s going or a URL',
+};
+
 /** A request larger than this (in JSON characters) is refused with `too_large`. */
 export const MAX_REQUEST_CHARS = 1 << 20;
 
@@ -183,6 +195,47 @@ export const STATS = {
   },
 };
 
+/** The kinds of secret field the core finds (crates/axsnap-core/src/secrets). */
+export const SECRET_KINDS = ['password', 'current-password', 'new-password', 'credit-card', 'one-time-code'];
+
+/**
+ * What an answer says, typed, of each ref it shows (`RefFact`): every guard
+ * decides from these, never from the printed text.
+ */
+export const REF_FACT = {
+  type: 'object', ts: 'RefFact', optional: ['url', 'secret', 'focused', 'form'],
+  description: 'what a ref is, typed: guards decide from these facts, never from the printed text',
+  properties: {
+    role: string('its role as the snapshot prints it (`button`, `link`, `textbox`, `clickable`, …)'),
+    name: string('its name (secrets cut out)'),
+    url: string('a link\'s full URL'),
+    secret: { enum: SECRET_KINDS, description: 'the field holds a secret of this kind: the model never types into it' },
+    focused: boolean('it has the focus (keys pressed without a ref go to it)'),
+    form: {
+      type: 'object', optional: ['url', 'submits'], description: 'the form the element belongs to (its `form` owner, else the form around it)',
+      properties: {
+        method: { enum: ['get', 'post', 'dialog'], description: 'how it submits' },
+        url: string('where it submits, in full (a submit button\'s `formaction` counts)'),
+        site: string('the site it submits to (registrable domain by the Public Suffix List); `\'\'` when not a web URL'),
+        submits: boolean('pressing this element (or Enter in it) submits the form'),
+        secret: boolean('the form holds a password, card or one-time-code field'),
+      },
+    },
+  },
+};
+
+/** The page an answer shows (`PageFact`). */
+export const PAGE_FACT = {
+  type: 'object', ts: 'PageFact', description: 'the page an answer shows: its title, URL and site',
+  properties: { title: string('its title'), url: string('its URL'), site: string('its site (registrable domain by the Public Suffix List)') },
+};
+
+/** Typed facts that travel with every snapshot text. */
+const FACTS = {
+  refs: { type: 'object', values: REF_FACT, ts: 'Record<string, RefFact>', description: 'for each ref the text shows, what it is (`RefFact`)' },
+  page: PAGE_FACT,
+};
+
 /** With `options.diff`: whether `text` is what changed or the whole page, and why. */
 const DIFF = {
   type: 'object', description: 'with `options.diff`: `full: false` when `text` holds what changed, else the whole page and `reason`',
@@ -194,7 +247,7 @@ const DIFF = {
 };
 
 /** What a snapshot answers (besides `ok` and `id`). */
-const SNAPSHOT = { tabId: integer('the tab'), text: string('the snapshot'), stats: STATS };
+const SNAPSHOT = { tabId: integer('the tab'), text: string('the snapshot'), stats: STATS, ...FACTS };
 
 /** A subscription's name, given by `watch` and carried by its events. */
 const watchId = string('the subscription, as `watch` named it', { maxLength: 32 });
@@ -216,6 +269,7 @@ export const COMMANDS = {
       tabId: integer('the tab'),
       text: string('the snapshot'),
       stats: STATS,
+      ...FACTS,
       diff: DIFF,
     },
     optionalResult: ['diff'],
@@ -243,10 +297,10 @@ export const COMMANDS = {
           quiet: boolean('the page settled; false: the deadline (5 s) came first and the snapshot shows the page as it was then'),
         },
       },
-      text: string('with `snapshot`: the snapshot, or what changed'), stats: STATS, diff: DIFF,
+      text: string('with `snapshot`: the snapshot, or what changed'), stats: STATS, ...FACTS, diff: DIFF,
       snapshotError: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, description: 'with `snapshot`: why there is none (the action was done)' },
     },
-    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {})), 'settled', 'text', 'stats', 'diff', 'snapshotError'],
+    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {})), 'settled', 'text', 'stats', ...Object.keys(FACTS), 'diff', 'snapshotError'],
   },
   resolve: {
     description: 'where a ref points: its frame, DOM node, role, name and a link\'s full URL',
@@ -302,6 +356,7 @@ export const COMMANDS = {
       access: { enum: ['extension', 'none', 'once', 'always', 'denied', 'revoked'], description: 'the person\'s answer for this caller\'s origin (`none`: not asked yet; the prompt is queued)' },
       commands: { type: 'array', items: { type: 'string' }, description: 'the commands this caller may use now' },
       tabs: { type: 'array', items: { type: 'integer' }, description: 'the tabs this caller may reach now' },
+      features: { type: 'array', items: { enum: Object.keys(FEATURES) }, description: 'what this extension can do beyond the commands (`FEATURES`): decide from this list, never from an error\'s words' },
     },
   },
   ping: {

@@ -6,14 +6,20 @@ import { COMMANDS, COMMON_FIELDS, ERRORS, PROTOCOL_VERSION } from './protocol.js
 
 /** A field fragment as standard JSON Schema: objects are closed unless marked `additional`. */
 export function toJsonSchema(fragment) {
-  const { additional, properties, items, anyOf, ts, ...rest } = fragment; // ts: a TypeScript name, no schema keyword
+  // ts: a TypeScript name; values: a map's values; optional: fields an answer may leave out. No schema keywords.
+  const { additional, properties, items, anyOf, ts, values, optional, ...rest } = fragment;
   const out = { ...rest };
+  if (values) {
+    out.type = 'object';
+    out.additionalProperties = toJsonSchema(values);
+  }
   if (anyOf) out.anyOf = anyOf.map(toJsonSchema);
   if (items) out.items = toJsonSchema(items);
   if (properties) {
     out.type = 'object';
     out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, toJsonSchema(v)]));
     out.additionalProperties = Boolean(additional);
+    if (optional) out.required = Object.keys(properties).filter((k) => !optional.includes(k));
   }
   return out;
 }

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib.mjs';
-import { ACTIONS, COMMANDS, COMMON_FIELDS, ERRORS, EVENTS, OPTIONS, PROTOCOL_VERSION, STATS } from '../protocol/protocol.js';
+import { ACTIONS, COMMANDS, COMMON_FIELDS, ERRORS, EVENTS, OPTIONS, PAGE_FACT, PROTOCOL_VERSION, REF_FACT, STATS } from '../protocol/protocol.js';
 import { protocolSchema } from '../protocol/schema.js';
 
 const pascal = (s) => s[0].toUpperCase() + s.slice(1);
@@ -25,8 +25,10 @@ function tsType(f, indent = '', nested = 'present') {
   if (f.enum) return f.enum.map(quote).join(' | ');
   if (f.const !== undefined) return quote(f.const);
   if (f.type === 'array') return `Array<${tsType(f.items, indent, nested)}>`;
+  if (f.values) return `Record<string, ${tsType(f.values, indent, nested)}>`;
   if (f.properties) {
-    return tsObject(f.properties, nested === 'present' ? Object.keys(f.properties) : [], indent, f.additional, nested);
+    const present = Object.keys(f.properties).filter((k) => !(f.optional || []).includes(k));
+    return tsObject(f.properties, nested === 'present' ? present : [], indent, f.additional, nested);
   }
   return { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', object: 'Record<string, unknown>' }[f.type] || 'unknown';
 }
@@ -88,6 +90,12 @@ export type Action = ${Object.keys(ACTIONS).map(quote).join(' | ')};
 
 /** ${STATS.description}: what \`snapshot\` (and \`watch\`) measured. */
 export type SnapshotStats = ${tsType({ ...STATS, ts: undefined })};
+
+/** ${REF_FACT.description} */
+export type RefFact = ${tsType({ ...REF_FACT, ts: undefined })};
+
+/** ${PAGE_FACT.description} */
+export type PageFact = ${tsType({ ...PAGE_FACT, ts: undefined })};
 
 ${cmds.map(([cmd, def]) => `${requestTypes(cmd, def)}\n${resultType(cmd, def)}`).join('\n')}
 /** Every command: its request and the fields of its successful answer. */

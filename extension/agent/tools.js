@@ -1,19 +1,26 @@
 // The model's tools, over the extension's message protocol. No chrome.*
-// here: the host plugs in `browser.call(msg)` (the protocol), how to wait
-// for a page to settle, and how to ask the person (confirmations, secrets,
+// here: the host plugs in `browser.call(msg)` (the protocol) and how to ask
+// the person (confirmations, the first action on a site, secrets,
 // questions). Every result handed to the model is text, page content fenced
-// (page-text.js), and every consequential action passes consent.js first.
+// (page-text.js); every decision reads the typed facts the answers carry
+// (`refs`, `page`), and every consequential action passes consent.js first.
+// Waiting is the extension's: `act` answers once the page settled, and
+// `navigate` once it loaded.
 
 import { ACTIONS as PROTOCOL_ACTIONS, pageUrl } from '../../protocol/protocol.js';
 import { jsonSchema } from 'ai';
-import { refFacts, pageHeader, fencePage, inline } from './page-text.js';
+import { fencePage, inline } from './page-text.js';
 import { siteOf } from '../../protocol/site.js';
-import { checkAct, checkSite, checkTab } from './consent.js';
+import { checkAct, checkPermission, checkSite, checkTab } from './consent.js';
 
 /**
- * @typedef {{call:(msg:object)=>Promise<any>, settle?:(tabId:number, signal?:AbortSignal)=>Promise<void>}} Browser
+ * @typedef {{call:(msg:object)=>Promise<any>}} Browser
  * @typedef {{summary:string, reason:string, tabId:number, signal?:AbortSignal}} ConfirmRequest
+ * @typedef {'once'|'task'|'always'|false} Permit  the person's answer to "Act on example.com?"
+ * @typedef {import('./consent.js').Fact} Fact
+ * @typedef {{url:string, title:string, site:string, facts:Map<string, Fact>}} Seen  what the model last saw of a tab
  * @typedef {{confirm:(r:ConfirmRequest)=>Promise<boolean>,
+ *   permit:(r:{site:string, summary:string, tabId:number, signal?:AbortSignal})=>Promise<Permit>,
  *   askSecret:(r:{tabId:number, ref:string, name:string, reason:string, signal?:AbortSignal})=>Promise<boolean>,
  *   ask:(r:{question:string, signal?:AbortSignal})=>Promise<string>,
  *   redact?:(text:string)=>string}} Host
@@ -24,10 +31,11 @@ import { checkAct, checkSite, checkTab } from './consent.js';
 const ACTIONS = Object.keys(PROTOCOL_ACTIONS);
 /** Keys that put characters into a field (one printable character). */
 const typesCharacter = (key) => typeof key === 'string' && [...key].length === 1 && key !== ' ';
-const WAIT_POLL_MS = 400;
 const WAIT_DEFAULT_MS = 10000;
 const WAIT_MAX_MS = 30000;
 
+/** Actions that only look: they ask nobody, whatever the mode. */
+const HARMLESS_ACTS = new Set(['hover', 'focus', 'scroll']);
 const errorText = (error) => `Error ${error?.code || 'internal'}: ${error?.message || 'no answer from the extension'}`;
 const quote = (s) => `“${String(s).slice(0, 80)}”`;
 
@@ -36,11 +44,8 @@ const quote = (s) => `“${String(s).slice(0, 80)}”`;
  *   words?:string[], onStep?:(e:ToolEvent)=>void}} o
  */
 export function browserTools({ browser, host, scope, words, onStep = () => {} }) {
-  /** tabId → what the model last saw of it */
+  /** @type {Map<number, Seen>} tabId → what the model last saw of it */
   const seen = new Map();
-  let diffSupported = true;
-  /** False once the extension refused `act`'s `snapshot` (a version without it). */
-  let actSnapshots = true;
   const redact = (s) => (host.redact ? host.redact(s) : s);
 
   /** Runs one tool body with its step line, its events and abort checks. */
@@ -93,62 +98,85 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
   /** @param {number} tabId @param {{mode?:string, diff?:boolean, root?:string}} how @param {AbortSignal} [signal] */
   async function look(tabId, { mode, diff, root } = {}, signal) {
     signal?.throwIfAborted();
-    const options = { ...(mode ? { mode } : {}), ...(root ? { root } : {}) };
-    let res;
-    if (diff && diffSupported && seen.has(tabId)) {
-      res = await browser.call({ cmd: 'snapshot', tabId, options: { ...options, diff: true } });
-      // An extension without diff snapshots: stop asking for them.
-      if (!res.ok && /^bad_(options|request)$/.test(res.error?.code) && /diff/.test(res.error.message)) diffSupported = false;
-    }
-    if (!res || !res.ok) res = await browser.call({ cmd: 'snapshot', tabId, options });
+    const options = { ...(mode ? { mode } : {}), ...(root ? { root } : {}), ...(diff && seen.has(tabId) ? { diff: true } : {}) };
+    const res = await browser.call({ cmd: 'snapshot', tabId, options });
     if (!res.ok) return errorText(res.error);
-    return view(tabId, res, { mode, diff });
+    return view(tabId, res, { mode });
   }
 
   /**
-   * A snapshot answer as the model reads it, remembered as what it saw of the tab.
-   * @param {number} tabId @param {any} res @param {{mode?: string, diff?: boolean}} how
+   * A snapshot answer as the model reads it; its facts remembered as what it saw of the tab.
+   * @param {number} tabId @param {any} res @param {{mode?: string}} how
    */
-  function view(tabId, res, { mode, diff }) {
+  function view(tabId, res, { mode }) {
     // `diff.full`: the extension sent the whole page instead (new document, nothing to compare with, …).
-    const isDiff = res.diff ? !res.diff.full : Boolean(diff && diffSupported && !/^page "/.test(res.text));
-    const header = pageHeader(res.text);
-    const before = seen.get(tabId);
-    const facts = refFacts(res.text);
-    // Refs stay valid within a document: what an earlier view of the same address said still holds.
-    if (before && (isDiff || before.url === header.url)) for (const [ref, f] of before.facts) if (!facts.has(ref)) facts.set(ref, f);
-    const page = { url: header.url || before?.url || '', title: header.title || before?.title || '', facts, text: res.text };
-    seen.set(tabId, page);
+    const isDiff = Boolean(res.diff && !res.diff.full);
+    remember(tabId, res, isDiff);
+    const page = seen.get(tabId);
     return fencePage({ tab: tabId, url: page.url, title: page.title, text: res.text, kind: isDiff ? 'diff' : mode === 'interactive' ? 'interactive' : 'snapshot' });
   }
 
   /**
-   * What the agent knows of a ref: from the last view of its page, else from
-   * a view of just the part of the page around it (a ref from an older or a
-   * partial view must not skip the consent and secret checks), else from
-   * `resolve` (role and name only).
-   * @returns {Promise<import('./page-text.js').RefFact|null>}
+   * Keeps an answer's typed facts. Refs stay valid within a document: what an
+   * earlier answer on the same page said of a ref this one does not show still holds.
+   * @param {number} tabId @param {any} res @param {boolean} [partial]  a diff or a part of the page
+   */
+  function remember(tabId, res, partial = false) {
+    const before = seen.get(tabId);
+    const page = res.page || before || { url: '', title: '', site: '' };
+    /** @type {Map<string, Fact>} */
+    const facts = new Map(Object.entries(res.refs || {}).map(([ref, f]) => [ref, { ref, ...f }]));
+    if (before && (partial || before.url === page.url)) for (const [ref, f] of before.facts) if (!facts.has(ref)) facts.set(ref, f);
+    seen.set(tabId, { url: page.url, title: page.title, site: page.site ?? siteOf(page.url), facts });
+  }
+
+  /**
+   * What the agent knows of a ref: from the answers it saw, else from an
+   * answer about just the part of the page around it (a ref from an older
+   * or a partial view must not skip the consent and secret checks), else
+   * from `resolve` (role, name and URL only).
+   * @returns {Promise<Fact|null>}
    */
   async function factOf(tabId, ref) {
-    const page = seen.get(tabId);
-    const known = page?.facts.get(ref);
+    const known = seen.get(tabId)?.facts.get(ref);
     if (known) return known;
     const part = await browser.call({ cmd: 'snapshot', tabId, options: { root: ref } });
     if (part.ok) {
-      const facts = refFacts(part.text);
-      if (page) for (const [r, f] of facts) if (!page.facts.has(r)) page.facts.set(r, f);
-      if (facts.has(ref)) return facts.get(ref);
+      remember(tabId, part, true);
+      const f = seen.get(tabId)?.facts.get(ref);
+      if (f) return f;
     }
     const r = await browser.call({ cmd: 'resolve', tabId, ref });
     if (!r.ok) return null;
-    return { ref, role: String(r.role || '').toLowerCase(), name: r.name || '', line: '', url: r.url || null, secret: null, filled: false, focused: false,
-      inSensitiveForm: Boolean(page && [...page.facts.values()].some((f) => f.secret || f.inSensitiveForm)) };
+    return { ref, role: String(r.role || '').toLowerCase(), name: r.name || '', ...(r.url ? { url: r.url } : {}) };
   }
 
-  /** After an action: let the page settle, then show it again (as a diff where the extension has them). */
+  /** Whether what the model saw of a tab holds a secret field or a form with one. */
+  const holdsSecret = (tabId) => [...(seen.get(tabId)?.facts.values() || [])].some((f) => f.secret || f.form?.secret);
+
+  /** In the mode `every`, an action that no other rule asks about still asks. */
+  const everyAction = () => (scope.mode === 'every' ? checkPermission(scope, '') : null);
+
+  /** After an action the extension did not answer with the page: show it again (as a diff). */
   async function after(tabId, done, signal) {
-    if (browser.settle) await browser.settle(tabId, signal);
     return `${done}\n${await look(tabId, { diff: true }, signal)}`;
+  }
+
+  /**
+   * The first action on a site in a task asks the person (once, for this
+   * task, always for this site); in the mode `every`, every action does.
+   * @returns {Promise<string|null>} why nothing was done, or null to go on
+   */
+  async function permitted(tabId, summary, signal) {
+    const site = seen.get(tabId)?.site ?? '';
+    const ask = checkPermission(scope, site);
+    if (!ask) return null;
+    const answer = await host.permit({ site, summary, tabId, signal });
+    signal?.throwIfAborted();
+    if (!answer) return declined(summary, ask);
+    if (answer === 'task' || answer === 'always') (scope.permitted ??= new Set()).add(site);
+    if (answer === 'always') scope.always?.add(site);
+    return null;
   }
 
   const tabProp = { type: 'integer', description: 'Tab id (from `tabs`); default: the tab you are working in' };
@@ -184,9 +212,8 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         const tabId = tabOf(input);
         const blocked = await allowTab(tabId, `${action} ${ref || ''}`.trim(), signal);
         if (blocked) return blocked;
-        const page = seen.get(tabId);
         const fact = ref ? await factOf(tabId, ref) : null;
-        const focusedSecret = !ref && page ? [...page.facts.values()].find((f) => f.secret && f.focused) : null;
+        const focusedSecret = ref ? null : [...(seen.get(tabId)?.facts.values() || [])].find((f) => f.secret && f.focused);
         if (((action === 'fill' || action === 'type') && fact?.secret) || (action === 'press' && typesCharacter(value) && (fact?.secret || focusedSecret))) {
           // The model never types a secret: the person does, in the panel.
           const target = fact || focusedSecret;
@@ -195,28 +222,23 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
           if (!typed) return `The person did not type the ${target.secret} into ${target.ref}; nothing was typed.`;
           return after(tabId, `You may not type secrets: the person typed the ${target.secret} into ${target.ref} themselves.`, signal);
         }
-        let linkUrl = null;
-        if (action === 'click' && ref && (!fact || fact.role === 'link')) {
-          const r = await browser.call({ cmd: 'resolve', tabId, ref });
-          if (r.ok && r.url) linkUrl = r.url;
-        }
-        const pageHasSecret = Boolean(page && [...page.facts.values()].some((f) => f.secret || f.inSensitiveForm));
         const toFact = to ? await factOf(tabId, to) : null;
-        const ask = checkAct({ action, value, fact, toFact, pageHasSecret, linkUrl, scope, words });
         const what = `${action} ${describe(tabId, ref)}${to ? ` onto ${describe(tabId, to)}` : ''}`.trim();
+        if (!HARMLESS_ACTS.has(action)) {
+          const refused = await permitted(tabId, what, signal);
+          if (refused) return refused;
+        }
+        const ask = checkAct({ action, value, fact, toFact, pageHasSecret: holdsSecret(tabId), scope, words });
         if (!(await confirmed(ask, what, tabId, signal))) return declined(what, ask);
-        if (ask?.kind === 'site') scope.sites.add(siteOf(linkUrl));
+        if (ask?.site !== undefined && (ask.kind === 'site' || ask.kind === 'form')) scope.sites.add(ask.site);
         signal?.throwIfAborted();
         // One call is one step: the extension waits for the page to settle and answers with what changed.
         const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}), ...(to ? { to } : {}) };
-        let res = await browser.call(actSnapshots ? { ...request, snapshot: { diff: diffSupported && seen.has(tabId) } } : request);
-        if (!res.ok && actSnapshots && res.error?.code === 'bad_request' && /snapshot/.test(res.error.message)) {
-          actSnapshots = false; // refused before acting: nothing was done yet
-          res = await browser.call(request);
-        }
+        const res = await browser.call({ ...request, snapshot: { diff: seen.has(tabId) } });
         if (!res.ok) return errorText(res.error);
-        if (typeof res.text === 'string') return `Done: ${what}.\n${view(tabId, res, { diff: diffSupported })}`;
-        return after(tabId, `Done: ${what}.`, signal);
+        if (typeof res.text === 'string') return `Done: ${what}.\n${view(tabId, res, {})}`;
+        // Done, but no page to show (the action closed its tab, …): say why.
+        return `Done: ${what}.${res.snapshotError ? `\n${errorText(res.snapshotError)}` : ''}`;
       }),
     },
 
@@ -231,9 +253,9 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         if (!url) return `Error bad_request: ${inline(String(input.url), 200)} is not a URL: give a full http or https URL`;
         const blocked = await allowTab(tabId, `navigate to ${url}`, signal);
         if (blocked) return blocked;
-        const ask = checkSite(scope, url);
+        const ask = checkSite(scope, url) ?? everyAction();
         if (!(await confirmed(ask, `navigate to ${url}`, tabId, signal))) return declined(`navigating to ${url}`, ask);
-        if (ask) scope.sites.add(siteOf(url));
+        if (ask?.kind === 'site') scope.sites.add(ask.site);
         const res = await browser.call({ cmd: 'navigate', tabId, url });
         if (!res.ok) return errorText(res.error);
         return after(tabId, `Navigated to ${inline(url)}.`, signal);
@@ -260,20 +282,13 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         const tabId = tabOf(input);
         const blocked = await allowTab(tabId, 'reading the page', signal);
         if (blocked) return blocked;
-        // Polls full snapshots until the text is (or is no longer) there.
-        const waitMs = Math.min(Math.max(input.timeout_ms ?? WAIT_DEFAULT_MS, 0), WAIT_MAX_MS);
-        const deadline = Date.now() + waitMs;
-        for (;;) {
-          const res = await browser.call({ cmd: 'snapshot', tabId, options: { full: true } });
-          if (!res.ok) return errorText(res.error);
-          const there = res.text.includes(input.text);
-          if (there !== Boolean(input.gone)) return `The text ${input.gone ? 'is gone' : 'appeared'}.\n${await look(tabId, {}, signal)}`;
-          if (Date.now() >= deadline) return `Error timeout: after ${waitMs / 1000} s the text ${input.gone ? 'is still there' : 'has not appeared'}.\n${await look(tabId, {}, signal)}`;
-          await new Promise((resolve, reject) => {
-            const t = setTimeout(resolve, WAIT_POLL_MS);
-            signal?.addEventListener('abort', () => { clearTimeout(t); reject(signal.reason); }, { once: true });
-          });
-        }
+        // The extension waits (bounded), as it does for every other caller.
+        const timeout = Math.min(Math.max(input.timeout_ms ?? WAIT_DEFAULT_MS, 0), WAIT_MAX_MS);
+        const res = await browser.call({ cmd: 'wait_for', tabId, ...(input.gone ? { textGone: input.text } : { text: input.text }), timeout });
+        signal?.throwIfAborted();
+        if (!res.ok && res.error?.code !== 'timeout') return errorText(res.error);
+        const said = res.ok ? `The text ${input.gone ? 'is gone' : 'appeared'}.` : `Error timeout: after ${timeout / 1000} s the text ${input.gone ? 'is still there' : 'has not appeared'}.`;
+        return `${said}\n${await look(tabId, {}, signal)}`;
       }),
     },
 
@@ -300,9 +315,9 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         }
         if (input.action === 'open') {
           if (!input.url) return 'Error bad_request: open needs url';
-          const ask = checkSite(scope, input.url);
+          const ask = checkSite(scope, input.url) ?? everyAction();
           if (!(await confirmed(ask, `open ${input.url} in a new tab`, scope.current, signal))) return declined(`opening ${input.url}`, ask);
-          if (ask) scope.sites.add(siteOf(input.url));
+          if (ask?.kind === 'site') scope.sites.add(ask.site);
           const res = await browser.call({ cmd: 'tabs', action: 'open', url: input.url });
           if (!res.ok) return errorText(res.error);
           const tabId = res.tabId;
@@ -333,8 +348,10 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
       execute: step('ask_user', (i) => (i.secret_ref ? `ask you to type into ${i.secret_ref}` : 'ask you'), async (input, signal) => {
         if (input.secret_ref) {
           const tabId = scope.current;
-          const fact = seen.get(tabId)?.facts.get(input.secret_ref);
-          const typed = await host.askSecret({ tabId, ref: input.secret_ref, name: fact?.name || input.secret_ref, reason: fact?.secret || 'secret', signal });
+          // Only a field the extension found secret: the person's secret never goes into a field the page chose to call one.
+          const fact = await factOf(tabId, input.secret_ref);
+          if (!fact?.secret) return `Error not_secret: ${inline(input.secret_ref, 16)} is not a password, card or code field; nothing was asked. Use secret_ref only for a field marked secret=…`;
+          const typed = await host.askSecret({ tabId, ref: input.secret_ref, name: fact.name, reason: fact.secret, signal });
           signal?.throwIfAborted();
           if (!typed) return `The person did not type it; ${input.secret_ref} is unchanged.`;
           return after(tabId, `The person typed it into ${input.secret_ref}.`, signal);

@@ -11,7 +11,7 @@ import { instructions } from '../agent/prompt.js';
 import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
 import { load, save, clear, empty } from './conversation.js';
-import { bindSettings, loadSettings } from './settings.js';
+import { bindSettings, loadSettings, allowAlways } from './settings.js';
 import { bindDeveloper } from './developer.js';
 import { bindConsent } from './consent.js';
 
@@ -145,6 +145,27 @@ function button(text, onClick, className = '') {
   return b;
 }
 
+/**
+ * A question and its answers as buttons, the first one focused; resolves with
+ * the answer chosen (false when the task stops).
+ * @template T
+ * @param {string} question @param {Array<[string, T]>} answers @param {AbortSignal} [signal]
+ * @returns {Promise<T|false>}
+ */
+function choose(question, answers, signal) {
+  return showPrompt((finish) => {
+    const p = Object.assign(document.createElement('p'), { id: 'prompt-question', textContent: question });
+    const group = document.createElement('div');
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-labelledby', 'prompt-question');
+    group.className = 'row';
+    const buttons = answers.map(([text, value], i) => button(text, () => finish(value), i === 0 ? 'primary' : ''));
+    group.append(...buttons);
+    setTimeout(() => buttons[0].focus(), 0);
+    return [p, group];
+  }, signal);
+}
+
 const host = {
   /** @param {import('../agent/tools.js').ConfirmRequest} r */
   async confirm(r) {
@@ -155,19 +176,23 @@ const host = {
     }
     const question = `The co-pilot wants to ${r.summary}${where}: ${r.reason}. Allow it?`;
     announce(question);
-    const ok = await showPrompt((finish) => {
-      const p = Object.assign(document.createElement('p'), { id: 'confirm-question', textContent: question });
-      const group = document.createElement('div');
-      group.setAttribute('role', 'group');
-      group.setAttribute('aria-labelledby', 'confirm-question');
-      group.className = 'row';
-      const allow = button('Allow', () => finish(true), 'primary');
-      group.append(allow, button('Decline', () => finish(false)));
-      setTimeout(() => allow.focus(), 0);
-      return [p, group];
-    }, r.signal);
+    const ok = await choose(question, [['Allow', true], ['Decline', false]], r.signal);
     add({ kind: 'notice', text: `${ok ? 'You allowed' : 'You declined'}: ${r.summary}${where}.` });
     return ok;
+  },
+
+  /** "Act on example.com?": once, for this task, or always for this site. */
+  async permit(r) {
+    const question = r.site ? `Let the co-pilot act on ${r.site}? It wants to ${r.summary}.` : `The co-pilot wants to ${r.summary}. Allow it?`;
+    announce(question);
+    // In the mode "ask before every action" (no site) each answer is for this action alone.
+    /** @type {Array<[string, import('../agent/tools.js').Permit]>} */
+    const answers = r.site ? [['Allow once', 'once'], ['For this task', 'task'], [`Always for ${r.site}`, 'always']] : [['Allow once', 'once']];
+    const answer = await choose(question, [...answers, ['Decline', false]], r.signal);
+    if (answer === 'always') await allowAlways(r.site);
+    const said = { once: 'You allowed it once', task: `You allowed it on ${r.site} for this task`, always: `You allowed it on ${r.site} always (Settings lists it)` }[answer] || 'You declined';
+    add({ kind: 'notice', text: `${said}: ${r.summary}.` });
+    return answer;
   },
 
   /** The person types a secret into the panel; the panel fills the page with it through the extension. */
@@ -221,21 +246,8 @@ const host = {
   },
 };
 
-/** The browser as the agent sees it: the message protocol, and a wait for pages to settle. */
-const browser = {
-  call: send,
-  async settle(tabId, signal) {
-    // Give a click time to start a navigation, then wait (bounded) for the load to finish.
-    const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-    await sleep(250);
-    const until = Date.now() + 10000;
-    while (Date.now() < until && !signal?.aborted) {
-      const t = await chrome.tabs.get(tabId).catch(() => null);
-      if (!t || t.status === 'complete') return;
-      await sleep(150);
-    }
-  },
-};
+/** The browser as the agent sees it: the message protocol (the extension waits for pages itself). */
+const browser = { call: send };
 
 // ---- a task
 
@@ -255,7 +267,10 @@ async function start(goal) {
   const controller = new AbortController();
   state.running = controller;
   setRunning(true);
-  const scope = { startTab: tab.id, current: tab.id, sites: new Set([siteOf(tab.url)]), tabs: new Set([tab.id]) };
+  const scope = {
+    startTab: tab.id, current: tab.id, sites: new Set([siteOf(tab.url)]), tabs: new Set([tab.id]),
+    mode: settings.askMode, always: new Set(settings.alwaysSites), permitted: new Set(),
+  };
   /** @type {{entry:any, el:HTMLElement}|null} */
   let bubble = null;
   let frame = 0;

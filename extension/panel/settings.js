@@ -1,22 +1,32 @@
 // The person's choice of model and the co-pilot's limits, in
 // chrome.storage.local: `provider` {kind, baseURL, model, apiKey} (a test or
-// a managed install may preset it), `confirmWords`, `maxSteps`. Access to the
+// a managed install may preset it), `confirmWords`, `maxSteps`, `askMode`
+// ('site' or 'every') and `alwaysSites` (sites the co-pilot may act on
+// without asking first, revocable here). Access to the
 // endpoint is asked for at runtime (optional host permissions), and
 // "Test connection" says exactly what failed.
 
 import { streamText } from 'ai';
 import { checkSettings, createModel, describeError, endpointOf, DEFAULT_BASE_URL } from '../agent/provider.js';
-import { DEFAULT_CONFIRM_WORDS } from '../agent/consent.js';
+import { DEFAULT_CONFIRM_WORDS, ASK_MODES } from '../agent/consent.js';
 import { DEFAULT_MAX_STEPS } from '../agent/loop.js';
 
-/** @returns {Promise<{provider:any, confirmWords:string[], maxSteps:number}>} */
+/** @returns {Promise<{provider:any, confirmWords:string[], maxSteps:number, askMode:'site'|'every', alwaysSites:string[]}>} */
 export async function loadSettings() {
-  const s = /** @type {any} */ (await chrome.storage.local.get(['provider', 'confirmWords', 'maxSteps']));
+  const s = /** @type {any} */ (await chrome.storage.local.get(['provider', 'confirmWords', 'maxSteps', 'askMode', 'alwaysSites']));
   return {
     provider: s.provider || { kind: 'openai-compatible', baseURL: DEFAULT_BASE_URL['openai-compatible'], model: '', apiKey: '' },
     confirmWords: Array.isArray(s.confirmWords) ? s.confirmWords : DEFAULT_CONFIRM_WORDS,
     maxSteps: Number.isInteger(s.maxSteps) && s.maxSteps > 0 ? s.maxSteps : DEFAULT_MAX_STEPS,
+    askMode: ASK_MODES.includes(s.askMode) ? s.askMode : 'site',
+    alwaysSites: Array.isArray(s.alwaysSites) ? s.alwaysSites.filter((x) => typeof x === 'string') : [],
   };
+}
+
+/** "Always for this site": the co-pilot acts there without asking first, in every task, until removed in Settings. */
+export async function allowAlways(site) {
+  const { alwaysSites } = await loadSettings();
+  if (!alwaysSites.includes(site)) await chrome.storage.local.set({ alwaysSites: [...alwaysSites, site] });
 }
 
 /**
@@ -64,6 +74,20 @@ export async function bindSettings() {
     $('apiKey').value = s.provider.apiKey || '';
     $('maxSteps').value = String(s.maxSteps);
     $('confirmWords').value = s.confirmWords.join(', ');
+    $('askMode').value = s.askMode;
+    const list = document.getElementById('always-sites');
+    list.replaceChildren(...s.alwaysSites.map((site) => {
+      const li = document.createElement('li');
+      const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Remove' });
+      remove.setAttribute('aria-label', `Remove ${site}`);
+      remove.addEventListener('click', async () => {
+        const now = await loadSettings();
+        await chrome.storage.local.set({ alwaysSites: now.alwaysSites.filter((x) => x !== site) });
+      });
+      li.append(Object.assign(document.createElement('span'), { textContent: `${site} ` }), remove);
+      return li;
+    }));
+    document.getElementById('always-sites-empty').hidden = s.alwaysSites.length > 0;
   };
   /** @returns {import('../agent/provider.js').ProviderSettings} */
   const read = () => ({ kind: /** @type {any} */ ($('kind').value), baseURL: $('baseURL').value.trim(), model: $('model').value.trim(), apiKey: $('apiKey').value.trim() });
@@ -87,7 +111,7 @@ export async function bindSettings() {
     askAccess(provider);
     const words = $('confirmWords').value.split(',').map((w) => w.trim()).filter(Boolean);
     const maxSteps = Math.max(1, Math.min(200, Number($('maxSteps').value) || 30));
-    await chrome.storage.local.set({ provider, confirmWords: words, maxSteps });
+    await chrome.storage.local.set({ provider, confirmWords: words, maxSteps, askMode: ASK_MODES.includes($('askMode').value) ? $('askMode').value : 'site' });
     status.textContent = 'Saved.';
   });
   $('test').addEventListener('click', async () => {
@@ -103,6 +127,6 @@ export async function bindSettings() {
   await fill();
   // Settings preset or changed elsewhere (another panel, a managed install) show up here.
   chrome.storage.onChanged.addListener((changes, area) => {
-    if (area === 'local' && (changes.provider || changes.confirmWords || changes.maxSteps)) fill();
+    if (area === 'local' && (changes.provider || changes.confirmWords || changes.maxSteps || changes.askMode || changes.alwaysSites)) fill();
   });
 }

@@ -4,7 +4,7 @@
 // {ok:false, error:{code, message}} — here and nowhere else.
 
 import { validateRequest, requestId } from '../../protocol/validate.js';
-import { PROTOCOL_VERSION, OPTIONS } from '../../protocol/protocol.js';
+import { PROTOCOL_VERSION, OPTIONS, FEATURES } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
 import { COMMANDS as PROTOCOL_COMMANDS } from '../../protocol/protocol.js';
 import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
@@ -87,6 +87,7 @@ const COMMANDS = {
       access: caller.kind === 'web' ? caller.grant?.access ?? 'none' : 'extension',
       commands: commandsFor(caller, Object.keys(PROTOCOL_COMMANDS)),
       tabs: open.map((t) => t.id).filter((id) => id !== undefined && mayReachTab(caller, id)),
+      features: Object.keys(FEATURES),
     };
   },
 

@@ -8,6 +8,8 @@ import { attachTab, collectFrames } from './frames.js';
 import { collectFacts, remember } from './secrets.js';
 import { clickReads, collectClickables } from './clickables.js';
 import { tabSession } from './session.js';
+import { siteOf } from '../../protocol/site.js';
+import { formFacts } from './form_facts.js';
 
 /**
  * @param {number} tabId
@@ -57,10 +59,13 @@ export async function snapshot(tabId, options, { scope, keep }) {
   const t4 = performance.now();
   session.frameSessions = frameSessions;
   session.secrets = remember(session.secrets, frames, out.secrets);
+  const forms = await formFacts(tabId, frames, frameSessions, out.refs);
   await session.save();
   const round = (x) => Math.round(x * 10) / 10;
   return {
     text: out.text,
+    refs: refFacts(out.refs, forms),
+    page: { ...out.page, site: siteOf(out.page.url) },
     // With options.diff: {full, reason?, added, removed, changed}.
     ...(out.diff ? { diff: out.diff } : {}),
     stats: {
@@ -73,6 +78,22 @@ export async function snapshot(tabId, options, { scope, keep }) {
       timings: { attachMs: round(t1 - t0), fetchMs: round(t2 - t1), secretsMs: round(t3 - t2), clickablesMs: round(tc - t2), serializeMs: round(t4 - Math.max(t3, tc)), totalMs: round(t4 - t0) },
     },
   };
+}
+
+/**
+ * The core's facts of the refs shown, keyed by ref, as callers receive them
+ * (`RefFact`): where an element lives in the DOM stays the extension's.
+ * @param {Array<import('../../protocol/axsnap-protocol').RefFact & {ref: string, frame: string, backendNodeId: number, formNodeId?: number}>} list
+ * @param {Map<string, any>} forms  the forms' facts (form_facts.js)
+ */
+function refFacts(list, forms) {
+  /** @type {Record<string, import('../../protocol/axsnap-protocol').RefFact>} */
+  const out = {};
+  for (const { ref, frame, backendNodeId, formNodeId, ...fact } of list) {
+    const form = formNodeId === undefined ? undefined : forms.get(`${frame} ${formNodeId}`);
+    out[ref] = form ? { ...fact, form } : fact;
+  }
+  return out;
 }
 
 /** The element a `root` ref names, where a very large frame's window starts; the core reports a bad ref. */

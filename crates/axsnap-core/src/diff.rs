@@ -254,7 +254,8 @@ pub fn apply(old: &[Printed], d: &Diff) -> Vec<Printed> {
 pub struct DiffText {
     pub text: String,
     pub lines: usize,
-    pub refs: usize,
+    /// The refs the diff shows, in order (a removed line's too).
+    pub refs: Vec<u32>,
 }
 
 /// The diff as text: a summary line, then each changed line marked `+ `
@@ -282,11 +283,11 @@ pub fn print(old: &[Printed], d: &Diff) -> DiffText {
     // any other among the new.
     let (mut old_stack, mut new_stack): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let mut body = String::new();
-    let (mut lines, mut refs) = (1, 0);
+    let (mut lines, mut refs) = (1, Vec::new());
     let mut push = |body: &mut String, mark: char, line: &Printed| {
         push_line(body, mark, line);
         lines += 1;
-        refs += line.refs.len();
+        refs.extend_from_slice(&line.refs);
     };
     let focus_moved = d.ops.iter().any(|op| gains_focus(op, old));
     // Removed lines already said by a removed line above them.

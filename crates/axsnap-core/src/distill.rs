@@ -108,6 +108,8 @@ pub struct Distiller<'a> {
     pub kept: usize,
     /// Per rule of [`rules::RULES`]: how many nodes it decided.
     pub decisions: Vec<usize>,
+    /// Each ref handed out and the node it names, for the answer's facts.
+    pub handed: Vec<(u32, NodeId)>,
 }
 
 impl<'a> Distiller<'a> {
@@ -129,6 +131,7 @@ impl<'a> Distiller<'a> {
             visited: vec![false; tree.nodes.len()],
             kept: 0,
             decisions: vec![0; rules::RULES.len()],
+            handed: Vec::new(),
         }
     }
 
@@ -143,6 +146,7 @@ impl<'a> Distiller<'a> {
         }
         let asked = std::mem::take(&mut self.asked);
         let numbers: Vec<u32> = asked.iter().map(|a| self.hand_out(a)).collect();
+        self.handed = numbers.iter().copied().zip(asked.iter().map(|a| a.id)).collect();
         number(&mut out, &numbers);
         out
     }

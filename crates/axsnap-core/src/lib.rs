@@ -53,6 +53,40 @@ pub struct Stats {
     pub truncated_lines: usize,
 }
 
+/// What a caller decides from about one ref shown in an answer, typed, so
+/// that no guard reads the printed text: its role and name as the ref table
+/// holds them (secrets already cut out), a link's full URL, and the kind of
+/// secret a field holds. `frame` and `backend_node_id` let the extension add
+/// what only the DOM knows (the form an element submits).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefFact {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub frame: String,
+    pub backend_node_id: i64,
+    pub role: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<SecretReason>,
+    /// The element has the focus: keys pressed without a ref go to it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub focused: bool,
+    /// The DOM node of the form around it in the accessibility tree, whose
+    /// facts (where it posts) the extension reads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub form_node_id: Option<i64>,
+}
+
+/// The page an answer shows: its root's title and URL.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct PageFact {
+    pub title: String,
+    pub url: String,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
     /// The text format, or the JSON format serialized.
@@ -65,6 +99,40 @@ pub struct Snapshot {
     pub secrets: Vec<SecretField>,
     /// With `options.diff`: whether `text` is a diff or the full snapshot.
     pub diff: Option<DiffOutcome>,
+    /// The facts of every ref the answer shows, in the order first shown.
+    pub refs: Vec<RefFact>,
+    pub page: PageFact,
+}
+
+/// The facts of the refs in `shown`, each once, skipping refs no longer live
+/// (a diff's removed lines). `handed` names each ref's node.
+fn ref_facts(shown: impl Iterator<Item = u32>, handed: &[(u32, tree::NodeId)], refs: &RefTable, secrets: &[SecretField], tree: &tree::Tree) -> Vec<RefFact> {
+    let nodes: std::collections::HashMap<u32, tree::NodeId> = handed.iter().copied().collect();
+    let mut seen = std::collections::HashSet::new();
+    shown
+        .filter(|n| seen.insert(*n))
+        .filter_map(|n| {
+            let t = refs.target(n)?;
+            let node = nodes.get(&n).copied();
+            let secret = secrets.iter().find(|s| s.backend_node_id == t.backend_node_id && s.frame == t.frame).map(|s| s.reason);
+            // A form of the frame's own: an iframe inside a form does not submit it.
+            let form = node.and_then(|id| {
+                let frame = tree.node(id).frame;
+                tree.ancestors(id).take_while(|&a| tree.node(a).frame == frame).find(|&a| tree.node(a).role == role::Role::Form)
+            });
+            Some(RefFact {
+                reference: lines::format_ref(n),
+                frame: t.frame.clone(),
+                backend_node_id: t.backend_node_id,
+                role: t.role.clone(),
+                name: t.name.clone(),
+                url: t.url.clone(),
+                secret,
+                focused: node.is_some_and(|id| tree.node(id).props.focused),
+                form_node_id: form.and_then(|f| tree.node(f).backend_id),
+            })
+        })
+        .collect()
 }
 
 /// The part of the page a `root` ref asks for: the element's own subtree if
@@ -149,12 +217,14 @@ fn take(
         None => main_root,
     };
     let subtree = options.root.is_some();
+    let root_node = tree.node(main_root);
+    let page = PageFact { title: root_node.name.clone(), url: root_node.props.url.clone().unwrap_or_default() };
     let documents = frame_documents(input, &tree);
     let modal = !subtree && tree.modal_shown();
     refs.begin(&documents, subtree, modal);
     let mut distiller = distill::Distiller::new(&tree, options.mode, refs);
     let outs = distiller.run(start, subtree);
-    let (kept, decisions) = (distiller.kept, std::mem::take(&mut distiller.decisions));
+    let (kept, decisions, handed) = (distiller.kept, std::mem::take(&mut distiller.decisions), std::mem::take(&mut distiller.handed));
     refs.end(subtree);
     let mut doc = render(&tree, &outs, options);
     // A whole-page text snapshot is what the tab's next diff compares with.
@@ -179,13 +249,14 @@ fn take(
         let stats = Stats {
             nodes_in: tree.nodes.len(),
             nodes_out: kept,
-            refs: shown.refs,
+            refs: shown.refs.len(),
             chars,
             tokens_est: (chars * 10).div_ceil(36),
             lines: shown.lines,
             truncated_lines: 0,
         };
-        return Ok(Snapshot { stats, text: shown.text, decisions, secrets: secret_fields, diff: Some(outcome) });
+        let facts = ref_facts(shown.refs.iter().copied(), &handed, refs, &secret_fields, &tree);
+        return Ok(Snapshot { stats, text: shown.text, decisions, secrets: secret_fields, diff: Some(outcome), refs: facts, page });
     }
     let deep = budget::limit_depth(&mut doc, options.max_depth);
     // Where each line lies from the viewport, when the extension gave boxes.
@@ -212,7 +283,8 @@ fn take(
         lines: doc.lines.len(),
         truncated_lines: deep + runs + cut,
     };
-    Ok(Snapshot { text, stats, decisions, secrets: secret_fields, diff: compared.map(|(_, outcome)| outcome) })
+    let facts = ref_facts(doc.refs(), &handed, refs, &secret_fields, &tree);
+    Ok(Snapshot { text, stats, decisions, secrets: secret_fields, diff: compared.map(|(_, outcome)| outcome), refs: facts, page })
 }
 
 /// Each frame's document: the caller's id for it (Chrome's loader id), or

@@ -54,6 +54,9 @@ fn a_diff_says_what_changed_where() {
     let outcome = d.diff.unwrap();
     assert_eq!((outcome.full, outcome.added, outcome.removed, outcome.changed), (false, 2, 1, 1));
     assert_eq!((d.stats.refs, d.stats.lines), (4, 6));
+    // The facts travel with the diff: the live refs it shows, not the removed one.
+    let facts: Vec<(&str, &str, &str)> = d.refs.iter().map(|f| (f.reference.as_str(), f.role.as_str(), f.name.as_str())).collect();
+    assert_eq!(facts, [("A0", "textbox", "Email"), ("A2", "textbox", "Code"), ("A3", "button", "Verify")]);
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn all_outputs(input: &SnapshotInput, facts: &[FieldFacts]) -> Vec<String> {
                 let o = Options { mode, format, max_chars, ..Options::default() };
                 let mut refs = RefTable::new();
                 let s = snapshot(input, facts, &o, &mut refs).unwrap();
-                out.push(format!("{}\n{:?}", s.text, s.stats));
+                out.push(format!("{}\n{:?}\n{:?}", s.text, s.stats, s.refs));
                 for n in 0..refs.live() as u32 + 8 {
                     if let Ok(t) = refs.resolve(&format!("A{n}")) {
                         out.push(format!("{t:?}"));
@@ -339,4 +339,25 @@ fn a_parse_error_never_quotes_the_page() {
     let e = SnapshotInput::from_json(bad).unwrap_err();
     assert!(!e.message.contains("CNRY"), "{}", e.message);
     assert!(e.message.contains("expected a boolean at line 1"), "{}", e.message);
+}
+
+/// Guards decide from typed facts, not from the text: every ref an answer
+/// shows comes with its role, its name and the kind of secret it holds.
+#[test]
+fn every_shown_ref_carries_its_secret_kind_in_the_facts() {
+    let s = snapshot(&checkout(), &checkout_facts(), &Options::default(), &mut RefTable::new()).unwrap();
+    let kinds: Vec<(String, Option<SecretReason>)> = s.refs.iter().map(|f| (f.role.clone(), f.secret)).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            ("textbox".to_string(), Some(SecretReason::Password)),
+            ("textbox".to_string(), Some(SecretReason::CreditCard)),
+            ("textbox".to_string(), Some(SecretReason::OneTimeCode)),
+            ("textbox".to_string(), Some(SecretReason::Password)),
+        ]
+    );
+    assert_eq!(s.refs.iter().map(|f| f.reference.as_str()).collect::<Vec<_>>(), ["A0", "A1", "A2", "A3"]);
+    assert_eq!(s.refs[1].name, "Card number");
+    assert_eq!((s.page.title.as_str(), s.refs[0].backend_node_id), ("Checkout", 10));
+    assert_eq!(s.stats.refs, s.refs.len());
 }

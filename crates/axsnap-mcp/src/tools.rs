@@ -13,7 +13,6 @@ use rmcp::service::RequestContext;
 use rmcp::{schemars, tool, tool_handler, tool_router, ErrorData, RoleServer, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -142,10 +141,8 @@ pub struct WaitForParams {
 pub struct Browser {
     bridge: Arc<Bridge>,
     current: Arc<Mutex<Option<u64>>>,
-    /// False once the extension refused `options.diff` (a version without diff snapshots).
-    diffs: Arc<AtomicBool>,
-    /// False once the extension refused `act`'s `snapshot` (a version that does not settle and look after acting).
-    act_snapshots: Arc<AtomicBool>,
+    /// What the connected extension can do, as its `hello` listed it (asked once per connection).
+    features: Arc<Mutex<Option<Vec<String>>>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -245,8 +242,7 @@ impl Browser {
         Browser {
             bridge,
             current: Arc::new(Mutex::new(None)),
-            diffs: Arc::new(AtomicBool::new(true)),
-            act_snapshots: Arc::new(AtomicBool::new(true)),
+            features: Arc::new(Mutex::new(None)),
             tool_router: Self::tool_router(),
         }
     }
@@ -254,6 +250,12 @@ impl Browser {
     async fn call(&self, request: Value, deadline: Duration) -> Result<Value, CallError> {
         let tab = request["tabId"].as_u64();
         let result = self.bridge.call(request, deadline).await;
+        if let Err(e) = &result {
+            // Another extension (or version) may answer next time: ask its `hello` again.
+            if e.code == "disconnected" || e.code == "no_extension" {
+                *self.features.lock().unwrap() = None;
+            }
+        }
         if let (Err(e), Some(t)) = (&result, tab) {
             // The person closed the current tab: forget it, so the next call says so plainly.
             if e.code == "no_tab" {
@@ -264,6 +266,20 @@ impl Browser {
             }
         }
         result
+    }
+
+    /// Whether the connected extension has a feature (protocol FEATURES), from its
+    /// `hello`: decided from that list, never from the words of an error.
+    async fn has(&self, feature: &str) -> Result<bool, CallError> {
+        if let Some(list) = self.features.lock().unwrap().as_ref() {
+            return Ok(list.iter().any(|f| f == feature));
+        }
+        let hello = self.call(json!({"cmd": "hello"}), CALL_DEADLINE).await?;
+        // An extension older than the list has none of these features.
+        let list: Vec<String> = hello["features"].as_array().map(|a| a.iter().filter_map(|f| f.as_str().map(str::to_string)).collect()).unwrap_or_default();
+        let has = list.iter().any(|f| f == feature);
+        *self.features.lock().unwrap() = Some(list);
+        Ok(has)
     }
 
     /// The tab a call works in: the one given, else the current one, else
@@ -389,13 +405,8 @@ impl Browser {
         if let Some(r) = p.root {
             options.insert("root".into(), json!(r));
         }
-        if p.diff == Some(true) && self.diffs.load(Ordering::Relaxed) {
-            let mut with_diff = options.clone();
-            with_diff.insert("diff".into(), json!(true));
-            match self.call(json!({"cmd": "snapshot", "tabId": t, "options": with_diff}), CALL_DEADLINE).await {
-                Err(e) if e.code == "bad_options" && e.message.contains("diff") => self.diffs.store(false, Ordering::Relaxed),
-                other => return other.map(|snap| snap["text"].as_str().unwrap_or_default().to_string()),
-            }
+        if p.diff == Some(true) && self.has("diff").await? {
+            options.insert("diff".into(), json!(true));
         }
         let snap = self.call(json!({"cmd": "snapshot", "tabId": t, "options": options}), CALL_DEADLINE).await?;
         Ok(snap["text"].as_str().unwrap_or_default().to_string())
@@ -424,14 +435,8 @@ impl Browser {
             req["text"] = json!(t);
         }
         // One call, one step of the loop: the extension waits for the page to settle and answers with what changed.
-        if self.act_snapshots.load(Ordering::Relaxed) {
-            let mut with_snapshot = req.clone();
-            with_snapshot["snapshot"] = json!({"diff": self.diffs.load(Ordering::Relaxed)});
-            match self.call(with_snapshot, CALL_DEADLINE).await {
-                // Refused before acting (an extension without it): nothing was done yet.
-                Err(e) if e.code == "bad_request" && e.message.contains("snapshot") => self.act_snapshots.store(false, Ordering::Relaxed),
-                other => return other.map(|done| format_act(&done, p.value.as_ref())),
-            }
+        if self.has("act-snapshot").await? {
+            req["snapshot"] = json!({"diff": self.has("diff").await?});
         }
         let done = self.call(req, CALL_DEADLINE).await?;
         Ok(format_act(&done, p.value.as_ref()))

@@ -3,7 +3,7 @@
 //! is a JS `Error` with a stable `code`.
 
 use axsnap_core::cdp::{RawInput, NOT_INPUT};
-use axsnap_core::{Defaults, DiffOutcome, Error, FieldFacts, Options, Previous, RefTable, SecretField, Snapshot, SnapshotInput, Stats};
+use axsnap_core::{Defaults, DiffOutcome, Error, FieldFacts, Options, PageFact, Previous, RefFact, RefTable, SecretField, Snapshot, SnapshotInput, Stats};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -15,6 +15,9 @@ struct JsSnapshot {
     /// With `options.diff`: `{full, reason?, added, removed, changed}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     diff: Option<DiffOutcome>,
+    /// The facts of every ref the text shows (`[{ref, frame, backendNodeId, role, name, url?, secret?}]`).
+    refs: Vec<RefFact>,
+    page: PageFact,
 }
 
 #[derive(Serialize)]
@@ -99,7 +102,7 @@ fn field_facts(value: JsValue) -> Result<Vec<FieldFacts>, JsValue> {
 }
 
 fn to_js(s: Snapshot) -> Result<JsValue, JsValue> {
-    let out = JsSnapshot { text: s.text, stats: s.stats, secrets: s.secrets, diff: s.diff };
+    let out = JsSnapshot { text: s.text, stats: s.stats, secrets: s.secrets, diff: s.diff, refs: s.refs, page: s.page };
     out.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_error("internal", &e.to_string()))
 }
