@@ -3,13 +3,15 @@
 // forwards to the real axsnap-mcp, which listens elsewhere. Through it the
 // session works only as an opaque pipe: the relay reads nothing an agent
 // sends or gets, and any frame it replays, alters or forges is refused, the
-// connection closes, and nothing it asked for is done.
+// connection closes, and nothing it asked for is done. Last, a server of the
+// older protocol (frames in the clear) is named in the panel and sent nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { launch, refOf, until, ROOT, EXTENSION_ID } from '../harness.mjs';
@@ -159,4 +161,31 @@ test('a tabs open the relay forges, in the clear or sealed with a guessed key, i
   }
   // And the session still works through the relay, as a pipe.
   assert.match(await ok('browser_tabs'), /"Agent sign-in"/);
+});
+
+test('an axsnap-mcp of the older protocol is named in the panel, and nothing is sent to it in the clear', async () => {
+  // A server of axsnap.1: it accepts the older protocol the extension still offers, and records what it gets.
+  const got = [];
+  const old = createHttpServer().on('upgrade', (req, socket) => {
+    const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+    socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: axsnap.1\r\n\r\n`);
+    socket.on('data', (d) => got.push(d));
+    socket.on('error', () => {});
+  });
+  const oldPort = await new Promise((resolve) => old.listen(0, '127.0.0.1', () => resolve(/** @type {any} */ (old.address()).port)));
+  try {
+    await setSetting({ enabled: true, url: `ws://127.0.0.1:${oldPort}`, token: TOKEN });
+    const s = await until('the panel to name the older server', async () => {
+      const st = await status();
+      return st?.problem?.includes(`port ${oldPort}: the axsnap-mcp on this port speaks axsnap.1, this extension axsnap.2: update axsnap-mcp`) && st;
+    });
+    assert.deepEqual(s.agents, []);
+    // What reached it after the handshake: one close frame (opcode 8, masked), code 4005, and nothing else.
+    const frame = await until('the close frame', () => got.length && Buffer.concat(got));
+    assert.equal(frame[0] & 0x0f, 8);
+    assert.equal(frame.length, 2 + 4 + (frame[1] & 0x7f), 'one close frame');
+    assert.equal(((frame[6] ^ frame[2]) << 8) | (frame[7] ^ frame[3]), 4005);
+  } finally {
+    old.close();
+  }
 });
