@@ -22,7 +22,7 @@ build({ quiet: true });
 run('cargo', ['build', '-p', 'axsnap-mcp', '--quiet']);
 const { get_encoding: getEncoding } = await import('tiktoken');
 const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
 const { serve } = await import('../tests/server.mjs');
 const { EXTENSION_ID, launchWithCdp } = await import('../tests/harness.mjs');
 
@@ -40,16 +40,17 @@ const chromiumProcess = await launchWithCdp(cdpPort);
 const { browser } = chromiumProcess;
 const ctx = browser.contexts()[0];
 
-async function client(command, args, name) {
+async function client(command, args, name, env = undefined) {
   const c = new Client({ name, version: '1' });
-  await c.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+  await c.connect(new StdioClientTransport({ command, args, stderr: 'ignore', env }));
   return c;
 }
 
 // axsnap: its server, and the extension paired with it.
 const token = randomBytes(16).toString('hex');
 const mcpPort = 17400 + Math.floor(Math.random() * 500);
-const axsnap = await client(join(ROOT, 'target/debug/axsnap-mcp'), ['--port', String(mcpPort), '--token', token], 'bench');
+const axsnap = await client(join(ROOT, 'target/debug/axsnap-mcp'), ['--port', String(mcpPort)], 'bench',
+  { ...getDefaultEnvironment(), AXSNAP_MCP_TOKEN: token });
 const panel = await ctx.newPage();
 await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
 await panel.evaluate((s) => chrome.storage.local.set({ mcp: s }), { enabled: true, url: `ws://127.0.0.1:${mcpPort}`, token });

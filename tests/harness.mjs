@@ -154,6 +154,17 @@ export function webCall(frame, msg) {
   return frame.evaluate(([id, m]) => chrome.runtime.sendMessage(id, m), [EXTENSION_ID, msg]);
 }
 
+/** Polls `check` until it answers something truthy (which it returns), for at most `ms`. */
+export async function until(what, check, ms = 10000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * The ref of what `needle` names: a control as `role "name"` (printed
  * `role A3 "name"`), or any words, whose ref is the nearest before them on

@@ -5,6 +5,7 @@
 // (../worker/agent_setting.js): the worker acts on the setting and reports.
 
 import { SETTINGS, SHARED, STATUS, STEPS, DEFAULT_URL } from '../worker/agent_setting.js';
+import { fingerprint } from '../worker/channel.js';
 
 const STEPS_SHOWN = 12;
 
@@ -26,6 +27,7 @@ const allow = /** @type {HTMLInputElement} */ (el('input', { type: 'checkbox', r
 const url = /** @type {HTMLInputElement} */ (el('input', { id: 'agents-url', autocomplete: 'off', spellcheck: 'false', placeholder: DEFAULT_URL }));
 const token = /** @type {HTMLInputElement} */ (el('input', { id: 'agents-token', type: 'password', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'agents-token-hint' }));
 const status = el('p', { id: 'agents-status', role: 'status' });
+const print = el('p', { id: 'agents-fingerprint', class: 'hint' });
 const summary = el('span', { id: 'agents-summary', class: 'agents-summary' });
 const steps = el('ol', { id: 'agents-steps', class: 'agents-steps', 'aria-label': 'What agents did' });
 const shared = el('ul', { id: 'agents-shared', class: 'agents-shared', 'aria-label': 'Tabs shared with agents' });
@@ -66,6 +68,7 @@ root.replaceChildren(
   el('label', { for: 'agents-token' }, 'Pairing token'),
   token,
   el('p', { id: 'agents-token-hint', class: 'hint' }, 'Run axsnap-mcp token in a terminal and paste what it prints.'),
+  print,
   el('label', { for: 'agents-url' }, 'Server'),
   url,
   el('p', { class: 'row' }, el('button', { type: 'submit', id: 'agents-pair' }, 'Pair'))),
@@ -98,6 +101,8 @@ async function render() {
   allow.checked = s.enabled === true;
   if (document.activeElement !== url) url.value = s.url || DEFAULT_URL;
   if (document.activeElement !== token) token.value = s.token || '';
+  // axsnap-mcp logs this fingerprint, never the token: the person compares the two.
+  print.textContent = s.token ? `Token fingerprint: ${await fingerprint(s.token)} (axsnap-mcp names the same when it starts).` : '';
 
   const agents = state.agents || [];
   let line;

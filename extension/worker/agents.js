@@ -9,9 +9,10 @@
 // The setting, and what the panel shows, are in chrome.storage (agent_setting.js).
 //
 // The handshake (see crates/axsnap-mcp/src/pairing.rs): both sides prove they
-// hold the token with an HMAC over a fresh challenge, so the token never
-// crosses the socket and a program squatting on the port learns nothing and
-// is not obeyed.
+// hold the token with an HMAC over fresh nonces, so the token never crosses
+// the socket; then every frame is sealed with keys bound to this connection
+// (./channel.js), so a program on the port that relays to a real server reads
+// nothing, and a frame it replays, alters or forges closes the connection.
 
 import { handle } from './router.js';
 import { toPayload } from './errors.js';
@@ -19,6 +20,7 @@ import { AxError } from '../../protocol/errors.js';
 import * as agentTabs from './agent_tabs.js';
 import { SETTINGS, STATUS, STEPS, PORTS, readSetting } from './agent_setting.js';
 import { stepLine } from './steps.js';
+import { PROTOCOL, OLD_PROTOCOL, extensionProof, serverProof, openChannel, randomHex } from './channel.js';
 
 const KEEPALIVE_MS = 20000;
 const ALARM = 'mcp-reconnect';
@@ -26,16 +28,21 @@ const MAX_RETRY_MS = 30000;
 const STEPS_KEPT = 40;
 /**
  * Close codes: 4000 the person turned agents off (or changed the pairing), 4001 the server refused our
- * proof, 4002 the server failed its own, 4003 the server has another browser connected.
+ * proof, 4002 the server failed its own, 4003 the server has another browser connected, 4004 a frame did
+ * not open (either side), 4005 the server speaks an older protocol.
  */
 const CLOSE_OFF = 4000;
 const REFUSED = 4001;
 const BAD_SERVER = 4002;
 const BUSY = 4003;
+const TAMPERED = 4004;
+const OUTDATED = 4005;
+const TAMPERED_WHY = 'a frame failed authentication (altered, replayed or injected between axsnap and the server): disconnected';
 
 /**
  * @typedef {{port: number, ws: WebSocket, challenge: string, ready: boolean, agent: {id: string, name: string}|null,
- *   since: number, keepalive?: ReturnType<typeof setInterval>, controller: AbortController}} Link
+ *   since: number, keepalive?: ReturnType<typeof setInterval>, controller: AbortController,
+ *   channel: Awaited<ReturnType<typeof openChannel>>|null, inbox: Promise<unknown>}} Link
  */
 
 /** @type {{url: string, token: string, port: number, key: string} | null} the setting in force, null when off */
@@ -111,63 +118,90 @@ function drop(link, code, reason) {
   } catch { /* already closed */ }
 }
 
-const hex = (bytes) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
-async function proof(token, label, challenge) {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return hex(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${label} ${challenge}`)));
-}
-
 async function connect(port) {
   const s = current;
   if (!s) return;
-  const challenge = `${Math.floor(Date.now() / 1000)}.${hex(crypto.getRandomValues(new Uint8Array(16)))}`;
-  const mine = await proof(s.token, 'axsnap extension', challenge);
+  const challenge = `${Math.floor(Date.now() / 1000)}.${randomHex(16)}`;
+  const mine = await extensionProof(s.token, challenge);
   if (current !== s || links.has(port)) return;
   /** @type {Link} */
   const link = {
-    port, challenge, ready: false, agent: null, since: Date.now(), controller: new AbortController(),
-    ws: new WebSocket(`${s.url}:${port}`, ['axsnap.1', `axsnap-auth.${challenge}.${mine}`]),
+    port, challenge, ready: false, agent: null, since: Date.now(), controller: new AbortController(), channel: null, inbox: Promise.resolve(),
+    // The older protocol is offered only so that an older server answers it, and is told to update.
+    ws: new WebSocket(`${s.url}:${port}`, [PROTOCOL, OLD_PROTOCOL, `axsnap-auth.${challenge}.${mine}`]),
   };
+  link.ws.binaryType = 'arraybuffer';
   links.set(port, link);
-  link.ws.onmessage = (e) => onMessage(link, s, e.data);
+  link.ws.onopen = () => {
+    if (link.ws.protocol === PROTOCOL) return;
+    refusals.set(port, `the axsnap-mcp on this port speaks ${link.ws.protocol || 'another protocol'}, this extension ${PROTOCOL}: update axsnap-mcp`);
+    drop(link, OUTDATED, `this extension speaks ${PROTOCOL}: update axsnap-mcp`);
+    publish();
+  };
+  // Frames are opened one after another, in the order they came: the channel counts them.
+  link.ws.onmessage = (e) => { link.inbox = link.inbox.then(() => onMessage(link, s, e.data)); };
   link.ws.onclose = (e) => onClose(link, s, e);
 }
 
 async function onMessage(link, s, data) {
+  if (links.get(link.port) !== link) return;
+  if (!link.channel) return hello(link, s, data);
   let msg;
   try {
-    msg = JSON.parse(String(data));
+    msg = JSON.parse(await link.channel.open(data));
   } catch {
-    return;
+    // Not the server's next sealed frame: whatever sent it is not the server we paired with, or not only it.
+    if (links.get(link.port) !== link) return;
+    refusals.set(link.port, TAMPERED_WHY);
+    drop(link, TAMPERED, 'a frame failed authentication');
+    return publish();
   }
-  if (!link.ready) {
-    if (msg.type !== 'hello' || links.get(link.port) !== link) return;
-    // The server proves it holds the token before anything it asks is run.
-    if (typeof msg.proof !== 'string' || msg.proof !== await proof(s.token, 'axsnap server', link.challenge)) {
-      refusals.set(link.port, 'the program on this port could not prove the pairing token');
-      drop(link, BAD_SERVER, 'bad proof');
-      return publish();
-    }
+  if (links.get(link.port) !== link) return;
+  if (msg.type === 'welcome' && !link.agent) {
     const id = typeof msg.agent?.id === 'string' && msg.agent.id ? msg.agent.id : `port ${link.port}`;
     link.agent = { id, name: agentName(msg.agent?.name) };
     link.ready = true;
     link.since = Date.now();
     retries.delete(link.port);
     refusals.delete(link.port);
-    link.ws.send(JSON.stringify({ type: 'ready', extension: chrome.runtime.getManifest().version }));
     // WebSocket traffic keeps an MV3 service worker alive (Chrome 116+) while an agent is connected.
-    link.keepalive = setInterval(() => link.ws.send('{"type":"ping"}'), KEEPALIVE_MS);
+    link.keepalive = setInterval(() => link.channel?.send('{"type":"ping"}'), KEEPALIVE_MS);
     return publish();
   }
+  if (!link.ready) return;
   if (msg.type === 'agent' && link.agent) {
     link.agent.name = agentName(msg.name);
     return publish();
   }
   if (Number.isSafeInteger(msg.id) && msg.request !== undefined) {
-    const response = await answer(link, msg.request);
-    if (link.ready) link.ws.send(JSON.stringify({ id: msg.id, response }));
+    // Not awaited: requests run side by side, and the frames after this one are opened meanwhile.
+    answer(link, msg.request).then((response) => {
+      if (link.ready) link.channel.send(JSON.stringify({ id: msg.id, response }));
+    });
   }
+}
+
+/** The server's first message, the only one in the clear: its nonce, and its proof bound to both nonces. */
+async function hello(link, s, data) {
+  let msg;
+  try {
+    msg = JSON.parse(String(data));
+  } catch {
+    return;
+  }
+  if (msg.type !== 'hello') return;
+  const nonce = typeof msg.nonce === 'string' && /^[0-9a-f]{32,64}$/.test(msg.nonce) ? msg.nonce : null;
+  const transcript = `${link.challenge}.${nonce}`;
+  // The server proves it holds the token before anything it asks is run.
+  if (!nonce || typeof msg.proof !== 'string' || msg.proof !== await serverProof(s.token, transcript)) {
+    refusals.set(link.port, 'the program on this port could not prove the pairing token');
+    drop(link, BAD_SERVER, 'bad proof');
+    return publish();
+  }
+  const channel = await openChannel(s.token, transcript, 'extension', (frame) => link.ws.send(frame));
+  if (links.get(link.port) !== link) return;
+  link.channel = channel;
+  channel.send(JSON.stringify({ type: 'ready', extension: chrome.runtime.getManifest().version }));
 }
 
 const agentName = (name) => (typeof name === 'string' && name.trim() ? name.trim().slice(0, 60) : 'agent');
@@ -175,8 +209,10 @@ const agentName = (name) => (typeof name === 'string' && name.trim() ? name.trim
 function onClose(link, s, event) {
   const wasOurs = links.get(link.port) === link;
   if (wasOurs) drop(link, CLOSE_OFF, 'closed');
-  const refused = event.code === REFUSED || event.code === BUSY;
-  if (refused) refusals.set(link.port, `refused: ${event.reason || 'wrong pairing token'}`);
+  const refused = event.code === REFUSED || event.code === BUSY || event.code === TAMPERED;
+  // Said in the extension's own words: a relay could send this close frame, and its reason, too.
+  if (event.code === TAMPERED) refusals.set(link.port, TAMPERED_WHY);
+  else if (refused) refusals.set(link.port, `refused: ${event.reason || 'wrong pairing token'}`);
   if (current !== s || !wasOurs) return publish();
   // The server went away (or is not there yet): try again, sooner after a
   // working connection, rarely after a refusal (the alarm still looks).

@@ -10,10 +10,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { request } from 'node:http';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { launch, refOf, ROOT, EXTENSION_ID } from '../harness.mjs';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { launch, refOf, until, ROOT, EXTENSION_ID } from '../harness.mjs';
 import { serve } from '../server.mjs';
 import { ACTIONS } from '../../protocol/protocol.js';
 
@@ -41,10 +41,11 @@ async function freePorts() {
   }
 }
 
-/** Starts axsnap-mcp as an agent does, with the official client. */
+/** Starts axsnap-mcp as an agent does, with the official client (the token in the environment, never in the command line). */
 async function startAgent(name, agentPort, token = TOKEN) {
   const transport = new StdioClientTransport({
-    command: BIN, args: ['--port', String(agentPort), '--token', token, '--connect-timeout', '5'], stderr: 'pipe',
+    command: BIN, args: ['--port', String(agentPort), '--connect-timeout', '5'], stderr: 'pipe',
+    env: { ...getDefaultEnvironment(), AXSNAP_MCP_TOKEN: token },
   });
   let log = '';
   transport.stderr?.on('data', (d) => { log += d; });
@@ -78,16 +79,6 @@ async function panelPage() {
 
 const setSetting = async (setting) => (await panelPage()).evaluate((s) => chrome.storage.local.set({ mcp: s }), setting);
 const status = async () => (await panelPage()).evaluate(async () => (await chrome.storage.session.get('mcpStatus')).mcpStatus);
-
-async function until(what, check, ms = 10000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The Playwright page of a tab the agent opened. */
 const pageAt = (url) => until(`a page at ${url}`, () => b.ctx.pages().find((p) => p.url() === url));
@@ -215,6 +206,11 @@ test('the panel shows the agent and its steps, and its switch disconnects at onc
   await panel.reload();
   await panel.locator('#desktop-agents > summary').click();
   await until('the status line', async () => /Connected: agent-a \(port \d+\)/.test(await panel.locator('#agents-status').textContent()));
+  // The server's log names the token's fingerprint, never the token; the panel shows the same fingerprint.
+  const print = createHash('sha256').update(TOKEN).digest('hex').slice(0, 8);
+  assert.match(agentA.log(), new RegExp(`fingerprint, which must be ${print}`));
+  assert.equal(agentA.log().includes(TOKEN), false);
+  assert.match(await panel.locator('#agents-fingerprint').textContent(), new RegExp(`^Token fingerprint: ${print} `));
   const snap = await agentA.ok('browser_snapshot');
   await agentA.ok('browser_act', { action: 'click', ref: refOf(snap, 'button "Sign in"') });
   await agentA.call('browser_act', { action: 'click', ref: 'A999' });
@@ -263,14 +259,14 @@ function handshake(headers) {
 
 const offer = (token) => {
   const challenge = `${Math.floor(Date.now() / 1000)}.${randomBytes(16).toString('hex')}`;
-  return `axsnap.1, axsnap-auth.${challenge}.${createHmac('sha256', token).update(`axsnap extension ${challenge}`).digest('hex')}`;
+  return `axsnap.2, axsnap-auth.${challenge}.${createHmac('sha256', token).update(`axsnap extension ${challenge}`).digest('hex')}`;
 };
 
 test('refused: a web page opening the bridge, and a wrong or missing pairing token', async () => {
   const page = await b.ctx.newPage();
   await page.goto(server.url('/demo.html'));
   const fromPage = await page.evaluate((p) => new Promise((resolve) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${p}/`, ['axsnap.1', 'axsnap-auth.1.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.00']);
+    const ws = new WebSocket(`ws://127.0.0.1:${p}/`, ['axsnap.2', 'axsnap-auth.1.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.00']);
     let opened = false;
     ws.onopen = () => { opened = true; };
     ws.onclose = () => resolve({ opened });
@@ -280,7 +276,9 @@ test('refused: a web page opening the bridge, and a wrong or missing pairing tok
   await until('the refusal in the log', () => agentA.log().includes(`refused a connection from ${server.url('').replace(/\/$/, '')}`));
 
   assert.equal((await handshake({ Origin: server.url('').replace(/\/$/, ''), 'Sec-WebSocket-Protocol': offer(TOKEN) })).status, 403, 'a page with the right token is still a page');
-  assert.deepEqual(await handshake({ Origin: ORIGIN, 'Sec-WebSocket-Protocol': 'axsnap.1' }), { status: 101, opcode: 8, code: 4001, reason: 'no pairing token' });
+  assert.deepEqual(await handshake({ Origin: ORIGIN, 'Sec-WebSocket-Protocol': 'axsnap.2' }), { status: 101, opcode: 8, code: 4001, reason: 'no pairing token' });
+  assert.deepEqual(await handshake({ Origin: ORIGIN, 'Sec-WebSocket-Protocol': offer(TOKEN).replace('axsnap.2', 'axsnap.1') }),
+    { status: 101, opcode: 8, code: 4001, reason: 'this axsnap-mcp speaks axsnap.2: update the axsnap extension' }, 'an older extension is told to update');
   assert.deepEqual(await handshake({ Origin: ORIGIN, 'Sec-WebSocket-Protocol': offer('not-the-token-0000') }), { status: 101, opcode: 8, code: 4001, reason: 'wrong pairing token' });
 
   // The extension with a wrong token: refused, and the panel says why.

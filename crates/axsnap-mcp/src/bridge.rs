@@ -2,13 +2,18 @@
 //! worker connects to. The extension stays the only thing that touches the
 //! browser; this side sends it protocol requests and waits for the answers.
 //!
-//! Messages, one JSON object per text frame:
-//! - server → extension: `{type:"hello", server, version, proof, agent:{id, name}}` first, then
-//!   `{id, request}` (a protocol request) and `{type:"agent", name}` when the agent says its name;
+//! Messages, one JSON object per frame:
+//! - server → extension, first and in the clear (a text frame): `{type:"hello", nonce, proof}`, the
+//!   server's nonce and its proof bound to both nonces (`pairing.rs`);
+//! - then, both ways, only sealed frames (binary, `channel.rs`); any other frame, or one that does not
+//!   open, closes the connection with code 4004:
+//! - server → extension: `{type:"welcome", server, version, agent:{id, name}}`, then `{id, request}`
+//!   (a protocol request) and `{type:"agent", name}` when the agent says its name;
 //! - extension → server: `{type:"ready"}` once it has checked the proof, `{id, response}`
 //!   (the protocol's `{ok, …}` answer), and `{type:"ping"}` every 20 s (answered with
 //!   `{type:"pong"}`), which keeps the MV3 service worker alive while connected.
 
+use crate::channel::{self, Direction};
 use crate::config::{DEFAULT_PORT, PORT_RANGE};
 use crate::pairing::{self, NonceLog, Refusal, PROTOCOL};
 use futures_util::{SinkExt, StreamExt};
@@ -27,6 +32,9 @@ use tokio_tungstenite::tungstenite::Message;
 pub const REFUSED: u16 = 4001;
 /// The close code for a second browser while one is connected: one agent drives one browser.
 pub const BUSY: u16 = 4003;
+/// The close code for a frame that is not sealed for this connection: altered, replayed, reordered or forged.
+pub const TAMPERED: u16 = 4004;
+const TAMPERED_REASON: &str = "a frame failed authentication (altered, replayed or injected between the extension and the server)";
 /// A connection silent this long is gone even if no close arrived (the extension pings every 20 s).
 const SILENT: Duration = Duration::from_secs(45);
 /// How long the extension has to finish the handshake and say it is ready.
@@ -191,7 +199,8 @@ impl Bridge {
             );
             let answer = match checked.as_ref().err().and_then(Refusal::status) {
                 None => {
-                    res.headers_mut().insert("sec-websocket-protocol", HeaderValue::from_static(PROTOCOL));
+                    let protocol = checked.as_ref().err().map_or(PROTOCOL, Refusal::answered_protocol);
+                    res.headers_mut().insert("sec-websocket-protocol", HeaderValue::from_static(protocol));
                     Ok(res)
                 }
                 Some(status) => {
@@ -225,37 +234,49 @@ impl Bridge {
             return;
         }
 
+        // The server's nonce makes the connection's transcript, which its proof and the channel's keys are bound to.
+        let server_nonce = pairing::random_hex(16);
+        let transcript = format!("{}.{server_nonce}", accepted.challenge);
+        let hello = json!({"type": "hello", "nonce": server_nonce, "proof": pairing::server_proof(&self.token, &transcript)});
+        let (mut seal, mut open) = channel::server_side(&self.token, &transcript);
         let name = self.state.lock().unwrap().agent_name.clone();
-        let hello = json!({
-            "type": "hello", "server": "axsnap-mcp", "version": env!("CARGO_PKG_VERSION"),
-            "proof": pairing::server_proof(&self.token, &accepted.challenge),
+        let welcome = json!({
+            "type": "welcome", "server": "axsnap-mcp", "version": env!("CARGO_PKG_VERSION"),
             "agent": {"id": self.agent_id, "name": name},
         });
-        if ws.send(text(&hello)).await.is_err() {
+        if ws.send(text(&hello)).await.is_err() || ws.send(sealed(&mut seal, Message::text(welcome.to_string()))).await.is_err() {
             return;
         }
-        // The extension checks the proof before it says it is ready.
+        // The extension checks the proof before it says it is ready, sealed: then both hold the keys.
         let ready = tokio::time::timeout(HANDSHAKE_DEADLINE, async {
             while let Some(Ok(m)) = ws.next().await {
-                if let Message::Text(t) = m {
-                    return serde_json::from_str::<Value>(&t).ok().filter(|v| v["type"] == "ready");
+                match m {
+                    Message::Ping(_) | Message::Pong(_) => continue,
+                    Message::Close(_) => return Err(false),
+                    m => return opened(&mut open, m).ok().filter(|v| v["type"] == "ready").ok_or(true),
                 }
             }
-            None
+            Err(false)
         })
         .await;
-        if !matches!(ready, Ok(Some(_))) {
-            return eprintln!("axsnap-mcp: the extension did not finish the handshake");
+        match ready {
+            Ok(Ok(_)) => {}
+            Ok(Err(true)) => {
+                eprintln!("axsnap-mcp: refused a connection whose first frame did not open: {TAMPERED_REASON}");
+                let _ = ws.close(Some(CloseFrame { code: TAMPERED.into(), reason: TAMPERED_REASON.into() })).await;
+                return;
+            }
+            _ => return eprintln!("axsnap-mcp: the extension did not finish the handshake"),
         }
 
         let (mut sink, mut source) = ws.split();
         let (out, mut rx) = mpsc::unbounded_channel::<Message>();
         let id = self.attach(out.clone());
         eprintln!("axsnap-mcp: the extension is connected");
-        let writer = tokio::spawn(async move {
+        let mut writer = tokio::spawn(async move {
             while let Some(m) = rx.recv().await {
                 let closing = matches!(m, Message::Close(_));
-                if sink.send(m).await.is_err() || closing {
+                if sink.send(sealed(&mut seal, m)).await.is_err() || closing {
                     break;
                 }
             }
@@ -264,20 +285,27 @@ impl Bridge {
         let mut reason = None;
         while let Some(msg) = source.next().await {
             match msg {
-                Ok(Message::Text(t)) => {
+                Ok(Message::Close(frame)) => {
+                    reason = frame.map(|f: CloseFrame| f.reason.to_string()).filter(|r| !r.is_empty());
+                    break;
+                }
+                Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_)) => {}
+                Ok(m) => {
+                    let Ok(v) = opened(&mut open, m) else {
+                        // The counts no longer agree: nothing after this could open either.
+                        eprintln!("axsnap-mcp: closed the connection: {TAMPERED_REASON}");
+                        let _ = out.send(Message::Close(Some(CloseFrame { code: TAMPERED.into(), reason: TAMPERED_REASON.into() })));
+                        let _ = tokio::time::timeout(Duration::from_secs(2), &mut writer).await;
+                        reason = Some(TAMPERED_REASON.to_string());
+                        break;
+                    };
                     self.seen(id);
-                    let Ok(v) = serde_json::from_str::<Value>(&t) else { continue };
                     if v["type"] == "ping" {
                         let _ = out.send(text(&json!({"type": "pong"})));
                     } else if let Some(call) = v["id"].as_u64() {
                         self.answer(id, call, &v["response"]);
                     }
                 }
-                Ok(Message::Close(frame)) => {
-                    reason = frame.map(|f: CloseFrame| f.reason.to_string()).filter(|r| !r.is_empty());
-                    break;
-                }
-                Ok(_) => {}
                 Err(_) => break,
             }
         }
@@ -359,6 +387,20 @@ fn text(v: &Value) -> Message {
     Message::text(v.to_string())
 }
 
+/// A text message as the sealed binary frame that crosses the socket; a close frame as it is.
+fn sealed(seal: &mut Direction, m: Message) -> Message {
+    match m {
+        Message::Text(t) => Message::binary(seal.seal(t.as_bytes())),
+        other => other,
+    }
+}
+
+/// What a received frame says, if it is a sealed JSON message that opens; a text frame never is.
+fn opened(open: &mut Direction, m: Message) -> Result<Value, channel::Tampered> {
+    let Message::Binary(b) = m else { return Err(channel::Tampered) };
+    serde_json::from_slice(&open.open(&b)?).map_err(|_| channel::Tampered)
+}
+
 /// The protocol's answer as a result: `{ok:true, …}` → its fields, `{ok:false, error}` → the error.
 pub fn reply_of(response: &Value) -> Reply {
     match response.get("ok") {
@@ -384,10 +426,12 @@ pub fn reply_of(response: &Value) -> Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pairing::{extension_proof, random_hex, server_proof, EXTENSION_ORIGIN};
+    use crate::channel::extension_side;
+    use crate::pairing::{extension_proof, random_hex, server_proof, EXTENSION_ORIGIN, OLD_PROTOCOL};
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
     const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+    type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
 
     async fn start() -> (Arc<Bridge>, u16) {
         let bridge = Bridge::new(TOKEN.into(), Duration::from_secs(5));
@@ -397,11 +441,11 @@ mod tests {
         (bridge, port)
     }
 
-    /// Opens a WebSocket as the extension would (or as a page would, with another origin).
-    async fn open(port: u16, origin: &str, token: &str) -> Result<(tokio_tungstenite::WebSocketStream<TcpStream>, String), u16> {
+    /// Opens a WebSocket as the extension would (or as a page would, with another origin), offering `protocol`.
+    async fn offer(port: u16, origin: &str, token: &str, protocol: &str) -> Result<(Ws, String), u16> {
         let challenge = format!("{}.{}", now_secs(), random_hex(16));
         let mut req = format!("ws://127.0.0.1:{port}/").into_client_request().unwrap();
-        let protocols = format!("{PROTOCOL}, axsnap-auth.{challenge}.{}", extension_proof(token, &challenge));
+        let protocols = format!("{protocol}, axsnap-auth.{challenge}.{}", extension_proof(token, &challenge));
         req.headers_mut().insert("origin", origin.parse().unwrap());
         req.headers_mut().insert("sec-websocket-protocol", protocols.parse().unwrap());
         let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
@@ -412,20 +456,60 @@ mod tests {
         }
     }
 
+    async fn open(port: u16, origin: &str, token: &str) -> Result<(Ws, String), u16> {
+        offer(port, origin, token, PROTOCOL).await
+    }
+
     /// The close frame the server ends a socket with: its code and reason.
-    async fn close_frame(ws: &mut tokio_tungstenite::WebSocketStream<TcpStream>) -> (u16, String) {
-        match ws.next().await {
-            Some(Ok(Message::Close(Some(frame)))) => (frame.code.into(), frame.reason.to_string()),
-            other => panic!("expected a close frame, got {other:?}"),
+    async fn close_frame(ws: &mut Ws) -> (u16, String) {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(Some(frame)))) => return (frame.code.into(), frame.reason.to_string()),
+                Some(Ok(Message::Binary(_))) => continue,
+                other => panic!("expected a close frame, got {other:?}"),
+            }
         }
     }
 
-    async fn next_json(ws: &mut tokio_tungstenite::WebSocketStream<TcpStream>) -> Value {
-        loop {
-            if let Message::Text(t) = ws.next().await.unwrap().unwrap() {
-                return serde_json::from_str(&t).unwrap();
+    /// The extension's end of a connection after the handshake: its socket and its two directions.
+    struct Extension {
+        ws: Ws,
+        seal: Direction,
+        open: Direction,
+        /// The first frame it sent, as it crossed the socket, to replay.
+        ready: Vec<u8>,
+    }
+
+    impl Extension {
+        async fn send(&mut self, v: Value) {
+            self.ws.send(Message::binary(self.seal.seal(v.to_string().as_bytes()))).await.unwrap();
+        }
+
+        async fn next(&mut self) -> Value {
+            loop {
+                if let Message::Binary(b) = self.ws.next().await.unwrap().unwrap() {
+                    return serde_json::from_slice(&self.open.open(&b).expect("a sealed frame that opens")).unwrap();
+                }
             }
         }
+    }
+
+    /// Connects as the paired extension: checks the server's proof, opens its welcome, says it is ready.
+    async fn connect(port: u16) -> (Extension, Value) {
+        let (mut ws, challenge) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
+        let hello: Value = match ws.next().await.unwrap().unwrap() {
+            Message::Text(t) => serde_json::from_str(&t).unwrap(),
+            other => panic!("expected the hello in the clear, got {other:?}"),
+        };
+        assert_eq!(hello["type"], "hello");
+        let transcript = format!("{challenge}.{}", hello["nonce"].as_str().unwrap());
+        assert_eq!(hello["proof"], server_proof(TOKEN, &transcript));
+        let (mut seal, open) = extension_side(TOKEN, &transcript);
+        let ready = seal.seal(br#"{"type":"ready"}"#);
+        let mut ext = Extension { ws, seal, open, ready: ready.clone() };
+        let welcome = ext.next().await;
+        ext.ws.send(Message::binary(ready)).await.unwrap();
+        (ext, welcome)
     }
 
     #[tokio::test]
@@ -438,39 +522,76 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn an_extension_of_the_older_protocol_is_told_to_update() {
+        let (bridge, port) = start().await;
+        let (mut ws, _) = offer(port, EXTENSION_ORIGIN, TOKEN, OLD_PROTOCOL).await.unwrap();
+        assert_eq!(close_frame(&mut ws).await, (REFUSED, "this axsnap-mcp speaks axsnap.2: update the axsnap extension".into()));
+        assert!(!*bridge.connected.borrow());
+    }
+
+    #[tokio::test]
     async fn the_paired_extension_gets_the_servers_proof_and_answers_calls() {
         let (bridge, port) = start().await;
-        let (mut ws, challenge) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
-        let hello = next_json(&mut ws).await;
-        assert_eq!(hello["type"], "hello");
-        assert_eq!(hello["proof"], server_proof(TOKEN, &challenge));
-        ws.send(Message::text(r#"{"type":"ready"}"#)).await.unwrap();
+        let (mut ext, welcome) = connect(port).await;
+        assert_eq!(welcome["type"], "welcome");
+        assert_eq!(welcome["agent"]["id"], bridge.agent_id.as_str());
 
         let call = tokio::spawn({
             let bridge = bridge.clone();
             async move { bridge.call(json!({"cmd": "ping"}), Duration::from_secs(5)).await }
         });
-        let req = next_json(&mut ws).await;
+        let req = ext.next().await;
         assert_eq!(req["request"], json!({"cmd": "ping"}));
-        ws.send(Message::text(json!({"id": req["id"], "response": {"ok": true, "version": "1"}}).to_string())).await.unwrap();
+        ext.send(json!({"id": req["id"], "response": {"ok": true, "version": "1"}})).await;
         assert_eq!(call.await.unwrap(), Ok(json!({"version": "1"})));
 
-        ws.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-        assert_eq!(next_json(&mut ws).await, json!({"type": "pong"}));
+        ext.send(json!({"type": "ping"})).await;
+        assert_eq!(ext.next().await, json!({"type": "pong"}));
+    }
+
+    /// A frame that is not the extension's next sealed one closes the connection, and the call in flight fails.
+    async fn refused_after(frame: impl FnOnce(&mut Extension) -> Message) {
+        let (bridge, port) = start().await;
+        let (mut ext, _) = connect(port).await;
+        let call = tokio::spawn({
+            let bridge = bridge.clone();
+            async move { bridge.call(json!({"cmd": "snapshot"}), Duration::from_secs(5)).await }
+        });
+        let req = ext.next().await;
+        let m = frame(&mut ext);
+        ext.ws.send(m).await.unwrap();
+        assert_eq!(close_frame(&mut ext.ws).await, (TAMPERED, TAMPERED_REASON.into()));
+        let err = call.await.unwrap().unwrap_err();
+        assert_eq!(err.code, "disconnected");
+        assert!(err.message.contains("failed authentication"), "{}", err.message);
+        assert!(!*bridge.connected.borrow(), "{req}");
+    }
+
+    #[tokio::test]
+    async fn a_forged_altered_or_replayed_frame_closes_the_connection() {
+        let answer = json!({"id": 2, "response": {"ok": true, "text": "forged"}});
+        refused_after(|_| Message::text(answer.to_string())).await;
+        refused_after(|_| Message::binary(answer.to_string().into_bytes())).await;
+        refused_after(|ext| {
+            let mut b = ext.seal.seal(answer.to_string().as_bytes());
+            b[5] ^= 0x40;
+            Message::binary(b)
+        })
+        .await;
+        // The ready again: a sealed frame of this connection, but not the next one.
+        refused_after(|ext| Message::binary(ext.ready.clone())).await;
     }
 
     #[tokio::test]
     async fn calls_in_flight_fail_clearly_when_the_extension_goes_away() {
         let (bridge, port) = start().await;
-        let (mut ws, _) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
-        next_json(&mut ws).await;
-        ws.send(Message::text(r#"{"type":"ready"}"#)).await.unwrap();
+        let (mut ext, _) = connect(port).await;
         let call = tokio::spawn({
             let bridge = bridge.clone();
             async move { bridge.call(json!({"cmd": "snapshot"}), Duration::from_secs(5)).await }
         });
-        next_json(&mut ws).await;
-        ws.close(Some(CloseFrame { code: 4000u16.into(), reason: "turned off in the side panel".into() })).await.unwrap();
+        ext.next().await;
+        ext.ws.close(Some(CloseFrame { code: 4000u16.into(), reason: "turned off in the side panel".into() })).await.unwrap();
         let err = call.await.unwrap().unwrap_err();
         assert_eq!(err.code, "disconnected");
         assert!(err.message.contains("turned off in the side panel"), "{}", err.message);
@@ -480,11 +601,9 @@ mod tests {
     #[tokio::test]
     async fn a_second_browser_is_told_one_is_connected() {
         let (_bridge, port) = start().await;
-        let (mut first, _) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
-        next_json(&mut first).await;
-        first.send(Message::text(r#"{"type":"ready"}"#)).await.unwrap();
-        first.send(Message::text(r#"{"type":"ping"}"#)).await.unwrap();
-        assert_eq!(next_json(&mut first).await, json!({"type": "pong"}));
+        let (mut first, _) = connect(port).await;
+        first.send(json!({"type": "ping"})).await;
+        assert_eq!(first.next().await, json!({"type": "pong"}));
         let (mut second, _) = open(port, EXTENSION_ORIGIN, TOKEN).await.unwrap();
         assert_eq!(close_frame(&mut second).await, (BUSY, "another browser is connected to this agent".into()));
     }

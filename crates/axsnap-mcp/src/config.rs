@@ -12,17 +12,18 @@ pub const USAGE: &str = "\
 axsnap-mcp: an MCP server (stdio) that drives your own Chrome through the axsnap extension
 
 usage:
-  axsnap-mcp [--port N] [--token T] [--connect-timeout S]
+  axsnap-mcp [--port N] [--connect-timeout S]
                                        serve MCP on stdin/stdout (what an agent starts)
   axsnap-mcp token                     print the pairing token (to enter in axsnap's side panel)
 
   --port N   the port on 127.0.0.1 the extension connects to (env AXSNAP_MCP_PORT);
              default: the first free one of 17373-17382, so several agents can run at once
-  --token T  the pairing token, at least 16 characters (env AXSNAP_MCP_TOKEN); default: the one
-             stored in the token file, made on first use (env AXSNAP_MCP_TOKEN_FILE, default
-             ~/.config/axsnap/mcp-token)
   --connect-timeout S  how long a tool call waits for the extension to connect, in seconds
-             (env AXSNAP_MCP_CONNECT_TIMEOUT; default 40)";
+             (env AXSNAP_MCP_CONNECT_TIMEOUT; default 40)
+
+  the pairing token: the one in the token file, made on first use and readable by you only
+  (env AXSNAP_MCP_TOKEN_FILE, default ~/.config/axsnap/mcp-token), or env AXSNAP_MCP_TOKEN
+  (at least 16 characters); never on the command line, which every user of the computer sees";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
@@ -48,7 +49,7 @@ pub const DEFAULT_CONNECT_TIMEOUT: u64 = 40;
 /// Parses the arguments (without the program name) and the environment.
 pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Command, String> {
     let mut port = env("AXSNAP_MCP_PORT");
-    let mut token = env("AXSNAP_MCP_TOKEN");
+    let token = env("AXSNAP_MCP_TOKEN");
     let mut wait = env("AXSNAP_MCP_CONNECT_TIMEOUT");
     let mut print_token = false;
     let mut it = args.iter();
@@ -60,7 +61,9 @@ pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Co
         let mut value = |flag: &str| inline.clone().or_else(|| it.next().cloned()).ok_or(format!("{flag} needs a value"));
         match name {
             "--port" => port = Some(value("--port")?),
-            "--token" => token = Some(value("--token")?),
+            // A command line is in every user's process list.
+            "--token" => return Err("--token is not taken: a command line shows in every user's process list; set \
+                AXSNAP_MCP_TOKEN, or keep the token in the token file (`axsnap-mcp token` makes and prints it)".into()),
             "--connect-timeout" => wait = Some(value("--connect-timeout")?),
             "token" => print_token = true,
             "-h" | "--help" => return Ok(Command::Help),
@@ -107,20 +110,46 @@ pub fn token_file(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
     Some(base.join("axsnap").join("mcp-token"))
 }
 
-/// The token from the config, else the stored one, else a new one stored for next time.
-pub fn resolve_token(config: &Config, file: Option<PathBuf>) -> Result<String, String> {
+/// The token from the environment, else the stored one, else a new one stored
+/// for next time; and a line to log when the stored one had to be made private.
+pub fn resolve_token(config: &Config, file: Option<PathBuf>) -> Result<(String, Option<String>), String> {
     if let Some(t) = &config.token {
-        return Ok(t.clone());
+        return Ok((t.clone(), None));
     }
-    let file = file.ok_or("no home directory to keep the pairing token in: pass --token or AXSNAP_MCP_TOKEN")?;
+    let file = file.ok_or("no home directory to keep the pairing token in: set AXSNAP_MCP_TOKEN or AXSNAP_MCP_TOKEN_FILE")?;
     if let Ok(stored) = std::fs::read_to_string(&file) {
         let stored = stored.trim().to_string();
         check_token(&stored).map_err(|e| format!("{}: {e}", file.display()))?;
-        return Ok(stored);
+        let notice = make_private(&file)?;
+        return Ok((stored, notice));
     }
     let token = random_hex(16);
     write_private(&file, &token).map_err(|e| format!("could not store the pairing token in {}: {e}", file.display()))?;
-    Ok(token)
+    Ok((token, None))
+}
+
+/// A token file others may read is made the owner's alone (0600), and said so;
+/// one that cannot be is refused: whoever reads the token can drive the browser.
+#[cfg(unix)]
+fn make_private(file: &PathBuf) -> Result<Option<String>, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(file).map_err(|e| format!("{}: {e}", file.display()))?.permissions().mode() & 0o777;
+    if mode & 0o077 == 0 {
+        return Ok(None);
+    }
+    std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
+        format!("{} can be read by other users (mode {mode:o}) and could not be made private ({e}): fix it with chmod 600", file.display())
+    })?;
+    Ok(Some(format!(
+        "{} could be read by other users (mode {mode:o}): made it private (600); if anyone else may have read it, delete it \
+         and pair again with the new token",
+        file.display()
+    )))
+}
+
+#[cfg(not(unix))]
+fn make_private(_: &PathBuf) -> Result<Option<String>, String> {
+    Ok(None)
 }
 
 /// Writes a file only its owner can read.
@@ -155,8 +184,8 @@ mod tests {
         };
         assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()), connect_timeout: 40 })));
         assert_eq!(
-            parse(&args(&["--port", "9001", &format!("--token={T}"), "--connect-timeout", "3"]), env),
-            Ok(Command::Serve(Config { port: Some(9001), token: Some(T.into()), connect_timeout: 3 }))
+            parse(&args(&["--port", "9001", "--connect-timeout", "3"]), env),
+            Ok(Command::Serve(Config { port: Some(9001), token: Some("from-the-environment".into()), connect_timeout: 3 }))
         );
         assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None, connect_timeout: 40 })));
     }
@@ -165,9 +194,41 @@ mod tests {
     fn bad_flags_say_what_is_wrong() {
         assert!(parse(&args(&["--port", "0"]), |_| None).unwrap_err().contains("1 to 65535"));
         assert!(parse(&args(&["--port"]), |_| None).unwrap_err().contains("needs a value"));
-        assert!(parse(&args(&["--token", "short"]), |_| None).unwrap_err().contains("at least 16"));
+        assert!(parse(&args(&[]), |k| (k == "AXSNAP_MCP_TOKEN").then(|| "short".into())).unwrap_err().contains("at least 16"));
         assert!(parse(&args(&["--bogus"]), |_| None).unwrap_err().contains("unknown argument"));
         assert!(parse(&args(&["--connect-timeout", "soon"]), |_| None).unwrap_err().contains("whole seconds"));
+    }
+
+    #[test]
+    fn the_token_is_never_taken_from_the_command_line() {
+        let inline = format!("--token={T}");
+        for a in [vec!["--token", T], vec![inline.as_str()], vec!["token", "--token", T]] {
+            let err = parse(&args(&a), |_| None).unwrap_err();
+            assert!(err.contains("process list") && err.contains("AXSNAP_MCP_TOKEN"), "{err}");
+            assert!(!err.contains(T), "the error does not repeat the token");
+        }
+        assert!(!USAGE.contains("--token"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_token_file_others_can_read_is_made_private_and_said_so() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("axsnap-mcp-test-{}", random_hex(8)));
+        let file = dir.join("mcp-token");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(&file, format!("{T}\n")).unwrap();
+        let config = Config { port: None, token: None, connect_timeout: 30 };
+        for mode in [0o644, 0o640, 0o604] {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+            let (token, notice) = resolve_token(&config, Some(file.clone())).unwrap();
+            assert_eq!(token, T);
+            let notice = notice.expect("said so");
+            assert!(notice.contains(&format!("mode {mode:o}")) && notice.contains("made it private"), "{notice}");
+            assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+        assert_eq!(resolve_token(&config, Some(file.clone())).unwrap(), (T.to_string(), None), "a private file: nothing to say");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
@@ -175,16 +236,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("axsnap-mcp-test-{}", random_hex(8)));
         let file = dir.join("axsnap").join("mcp-token");
         let config = Config { port: None, token: None, connect_timeout: 30 };
-        let first = resolve_token(&config, Some(file.clone())).unwrap();
+        let (first, _) = resolve_token(&config, Some(file.clone())).unwrap();
         assert_eq!(first.len(), 32);
-        assert_eq!(resolve_token(&config, Some(file.clone())).unwrap(), first);
+        assert_eq!(resolve_token(&config, Some(file.clone())).unwrap(), (first, None));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
         }
         let given = Config { port: None, token: Some(T.into()), connect_timeout: 30 };
-        assert_eq!(resolve_token(&given, Some(file)).unwrap(), T);
+        assert_eq!(resolve_token(&given, Some(file)).unwrap().0, T);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

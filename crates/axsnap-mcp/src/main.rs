@@ -4,6 +4,7 @@
 //! through it: the extension stays the only thing that touches the browser.
 
 mod bridge;
+mod channel;
 mod config;
 mod pairing;
 mod tools;
@@ -39,16 +40,28 @@ fn fail(message: &str) -> ! {
 }
 
 fn token(c: &config::Config) -> String {
-    config::resolve_token(c, config::token_file(|k| std::env::var(k).ok())).unwrap_or_else(|e| fail(&e))
+    let (token, notice) = config::resolve_token(c, config::token_file(|k| std::env::var(k).ok())).unwrap_or_else(|e| fail(&e));
+    if let Some(n) = notice {
+        eprintln!("axsnap-mcp: {n}");
+    }
+    token
+}
+
+/// The line said while waiting for the extension. Agents keep this stream in
+/// log files: it names the token's fingerprint, never the token.
+fn waiting(port: u16, token: &str) -> String {
+    format!(
+        "axsnap-mcp: waiting for the axsnap extension on ws://127.0.0.1:{port}. To pair: in axsnap's side panel turn on \
+         \"Allow desktop agents\" and enter the token that `axsnap-mcp token` prints; the panel then shows the token's \
+         fingerprint, which must be {}",
+        pairing::fingerprint(token)
+    )
 }
 
 async fn serve(c: config::Config) {
     let token = token(&c);
     let (listener, port) = bridge::bind(c.port).await.unwrap_or_else(|e| fail(&e));
-    eprintln!(
-        "axsnap-mcp: waiting for the axsnap extension on ws://127.0.0.1:{port}. To pair: in axsnap's side panel turn on \
-         \"Allow desktop agents\" and enter the token {token} (also printed by `axsnap-mcp token`)"
-    );
+    eprintln!("{}", waiting(port, &token));
     let bridge = bridge::Bridge::new(token, std::time::Duration::from_secs(c.connect_timeout));
     tokio::spawn(bridge.clone().serve(listener));
     let server = match tools::Browser::new(bridge).serve(rmcp::transport::stdio()).await {
@@ -57,4 +70,15 @@ async fn serve(c: config::Config) {
     };
     // Ends when the agent closes stdin.
     let _ = server.waiting().await;
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_log_names_the_tokens_fingerprint_not_the_token() {
+        let token = "0123456789abcdef0123456789abcdef";
+        let line = super::waiting(17373, token);
+        assert!(line.contains("fingerprint, which must be 3eb1bd43"), "{line}");
+        assert!(!line.contains(token) && !line.contains(&token[..16]) && !line.contains(&token[16..]));
+    }
 }

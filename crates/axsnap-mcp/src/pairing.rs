@@ -4,19 +4,25 @@
 //! listen on a port before this server does, so both sides prove that they
 //! hold the pairing token without ever sending it:
 //!
-//! - the extension offers two subprotocols, `axsnap.1` and
+//! - the extension offers the subprotocols `axsnap.2` and
 //!   `axsnap-auth.<time>.<nonce>.<mac>`, where `mac` is
 //!   HMAC-SHA256(token, `axsnap extension <time>.<nonce>`) in hex;
 //! - the server accepts only the extension's origin, a fresh time, an unused
-//!   nonce and the right mac, and answers (in its first message) with
-//!   HMAC-SHA256(token, `axsnap server <time>.<nonce>`), which the extension
-//!   checks before it runs any request.
+//!   nonce and the right mac, and answers (in its first message, the only one
+//!   sent in the clear) with a nonce of its own and
+//!   HMAC-SHA256(token, `axsnap server <time>.<nonce>.<server nonce>`), which
+//!   the extension checks before anything else;
+//! - every frame after that is sealed with keys derived from the token and
+//!   both nonces (`channel.rs`), so the proofs hold for this connection only:
+//!   a program that relays the handshake between the two gets a pipe it can
+//!   neither read nor write into.
 //!
 //! A page fails the origin check (HTTP 403, nothing else); the extension with
 //! a wrong token gets a socket that is closed at once with code 4001 and the
-//! reason, so the side panel can say so; a process without the token fails the mac
-//! (server side) or the answer (extension side); a captured handshake cannot
-//! be replayed.
+//! reason, so the side panel can say so; an extension that speaks only the
+//! older `axsnap.1` is told the same way to update; a process without the
+//! token fails the mac (server side) or the answer (extension side); a
+//! captured handshake cannot be replayed.
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
@@ -25,7 +31,9 @@ use std::collections::{HashSet, VecDeque};
 /// The extension's origin: its id is pinned by the manifest key.
 pub const EXTENSION_ORIGIN: &str = "chrome-extension://igfmikjflpmjjplejblhobglmclempkh";
 /// The bridge protocol's version, offered and answered as a subprotocol.
-pub const PROTOCOL: &str = "axsnap.1";
+pub const PROTOCOL: &str = "axsnap.2";
+/// The version before frames were sealed: an extension that offers only it is told to update.
+pub const OLD_PROTOCOL: &str = "axsnap.1";
 const AUTH_PREFIX: &str = "axsnap-auth.";
 /// How far a handshake's time may be from ours (same machine: only latency and a coarse clock).
 const MAX_SKEW_SECS: u64 = 120;
@@ -37,8 +45,10 @@ pub const MIN_TOKEN_CHARS: usize = 16;
 pub enum Refusal {
     /// Not the axsnap extension (a web page, or no `Origin`).
     Origin(Option<String>),
-    /// No `axsnap.1` subprotocol: another program, or an extension of another version.
+    /// No bridge subprotocol at all: another program.
     Protocol,
+    /// Only `axsnap.1`: an extension from before frames were sealed.
+    OldExtension,
     /// No proof, or a malformed one.
     NoProof,
     /// A proof made with another token.
@@ -68,8 +78,15 @@ impl Refusal {
             Refusal::WrongToken => "wrong pairing token",
             Refusal::Expired => "handshake too old: check the clock",
             Refusal::Replayed => "replayed handshake",
+            Refusal::OldExtension => "this axsnap-mcp speaks axsnap.2: update the axsnap extension",
             Refusal::Origin(_) | Refusal::Protocol => "refused",
         }
+    }
+
+    /// The subprotocol to answer a handshake that is refused with a close frame:
+    /// one the extension offered, or its browser drops the socket before the reason arrives.
+    pub fn answered_protocol(&self) -> &'static str {
+        if *self == Refusal::OldExtension { OLD_PROTOCOL } else { PROTOCOL }
     }
 
     /// One line for the server's log (stderr), saying what to do.
@@ -82,6 +99,7 @@ impl Refusal {
             Refusal::WrongToken => "refused the extension: its pairing token is not this server's (run `axsnap-mcp token` and enter it in the side panel)".into(),
             Refusal::Expired => "refused the extension: its handshake is too old (is the clock right?)".into(),
             Refusal::Replayed => "refused a replayed handshake".into(),
+            Refusal::OldExtension => format!("refused the extension: it speaks {OLD_PROTOCOL}, this server {PROTOCOL} (update the extension)"),
         }
     }
 }
@@ -143,9 +161,18 @@ pub fn extension_proof(token: &str, challenge: &str) -> String {
     hex(&mac(token, "axsnap extension", challenge).finalize().into_bytes())
 }
 
-/// The server's answer to a challenge, sent in its first message.
-pub fn server_proof(token: &str, challenge: &str) -> String {
-    hex(&mac(token, "axsnap server", challenge).finalize().into_bytes())
+/// The server's answer, sent in its first message: `transcript` is the
+/// extension's `<time>.<nonce>` and the server's own nonce, `<time>.<nonce>.<server nonce>`,
+/// so the answer is good for this connection only.
+pub fn server_proof(token: &str, transcript: &str) -> String {
+    hex(&mac(token, "axsnap server", transcript).finalize().into_bytes())
+}
+
+/// What is printed instead of the token (logs keep stderr): SHA-256's first 8 hex digits,
+/// which the side panel shows for the token entered there.
+pub fn fingerprint(token: &str) -> String {
+    use sha2::Digest;
+    hex(&Sha256::digest(token.as_bytes()))[..8].to_string()
 }
 
 /// A fresh random value, `bytes` long, in hex.
@@ -169,7 +196,7 @@ pub fn check(
     }
     let offered: Vec<&str> = protocols.unwrap_or("").split(',').map(str::trim).collect();
     if !offered.contains(&PROTOCOL) {
-        return Err(Refusal::Protocol);
+        return Err(if offered.contains(&OLD_PROTOCOL) { Refusal::OldExtension } else { Refusal::Protocol });
     }
     let proof = offered.iter().find_map(|p| p.strip_prefix(AUTH_PREFIX)).ok_or(Refusal::NoProof)?;
     let mut parts = proof.split('.');
@@ -231,6 +258,13 @@ mod tests {
     fn a_missing_proof_or_protocol_is_refused() {
         assert_eq!(check_now(Some(EXTENSION_ORIGIN), None), Err(Refusal::Protocol));
         assert_eq!(check_now(Some(EXTENSION_ORIGIN), Some("chat")), Err(Refusal::Protocol));
+        let old = offer(TOKEN, NOW, NONCE).replace(PROTOCOL, OLD_PROTOCOL);
+        let r = check_now(Some(EXTENSION_ORIGIN), Some(&old));
+        assert_eq!(r, Err(Refusal::OldExtension));
+        let r = r.unwrap_err();
+        assert_eq!((r.status(), r.answered_protocol()), (None, OLD_PROTOCOL), "told with a close frame, on the protocol it offered");
+        assert!(r.close_reason().contains("update the axsnap extension"));
+        assert_eq!(check_now(Some(EXTENSION_ORIGIN), Some(&format!("{OLD_PROTOCOL}, {}", offer(TOKEN, NOW, NONCE)))).map(|_| ()), Ok(()), "both offered: the new one");
         assert_eq!(check_now(Some(EXTENSION_ORIGIN), Some(PROTOCOL)), Err(Refusal::NoProof));
         for bad in ["axsnap-auth.", "axsnap-auth.1.2.3", "axsnap-auth.x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.00",
             "axsnap-auth.1800000000.short.00", "axsnap-auth.1800000000.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.zz",
@@ -265,6 +299,17 @@ mod tests {
         let challenge = format!("{NOW}.{NONCE}");
         assert_ne!(extension_proof(TOKEN, &challenge), server_proof(TOKEN, &challenge));
         assert_eq!(server_proof(TOKEN, &challenge).len(), 64);
+        // Bound to the server's nonce too: another connection's answer is not this one's.
+        let (a, b) = (format!("{challenge}.{}", "b".repeat(32)), format!("{challenge}.{}", "c".repeat(32)));
+        assert_ne!(server_proof(TOKEN, &a), server_proof(TOKEN, &b));
+    }
+
+    #[test]
+    fn the_fingerprint_is_short_and_says_nothing_of_the_token() {
+        // As the side panel computes it (tests/unit/channel.test.mjs has the same value).
+        assert_eq!(fingerprint(TOKEN), "3eb1bd43");
+        assert!(!TOKEN.contains(&fingerprint(TOKEN)));
+        assert_ne!(fingerprint(TOKEN), fingerprint("0123456789abcdef0123456789abcdeF"));
     }
 
     #[test]
