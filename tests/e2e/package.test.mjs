@@ -29,7 +29,7 @@ test('npm run package builds a zip of only what the extension loads, and it load
   }
   // The Wasm glue imports the JS that packs a tree's nodes for the core (wasm-bindgen's snippets).
   assert.ok(names.some((n) => /^extension\/pkg\/snippets\/[^/]+\/src\/pack\.js$/.test(n)), `pack.js missing from ${names.join(', ')}`);
-  const allowed = /^(manifest\.json|extension\/(worker|panel|agent|bridge)\/.+\.(js|html|css|png|svg)|extension\/pkg\/[^/]+\.(js|wasm)|extension\/pkg\/snippets\/[^/]+\/src\/[^/]+\.js|protocol\/[^/]+\.js)$/;
+  const allowed = /^(manifest\.json|extension\/(worker|panel|agent|bridge)\/.+\.(js|html|css|png|svg)|extension\/pkg\/[^/]+\.(js|wasm)|extension\/pkg\/snippets\/[^/]+\/src\/[^/]+\.js|protocol\/[^/]+\.js|protocol\/vendor\/tldts\.js)$/;
   for (const name of names) assert.match(name, allowed, `${name} does not belong in the package`);
   assert.ok(!names.some((n) => /\.d\.ts$|package\.json$|\.rs$|^tests\/|^target\/|^node_modules\//.test(n)));
 
