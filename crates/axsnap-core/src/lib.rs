@@ -183,16 +183,16 @@ fn take(
         let lines = diff::printed(&doc);
         let dialog = previous::modal_line(&lines, modal);
         let shows_modal = dialog.is_some();
-        let before = previous.replace(basis.clone(), lines, dialog);
+        let mut before = previous.replace(basis.clone(), lines, dialog);
+        if !typed.is_empty() {
+            // Its lines were printed before a value typed since was known.
+            before.cut(&|t| secrets::scrub_typed_lines(t, &typed));
+        }
         if options.diff {
             compared = Some(previous::compare(&before, &basis, previous.lines(), shows_modal, options.max_chars));
         }
     }
-    if let Some((Some(mut shown), outcome)) = compared.clone() {
-        // Lines of the previous snapshot were printed before a value typed since was known.
-        if let Some(clean) = secrets::scrub_typed(&shown.text, &typed) {
-            shown.text = clean;
-        }
+    if let Some((Some(shown), outcome)) = compared.clone() {
         let chars = shown.text.chars().count();
         let stats = Stats {
             nodes_in: tree.nodes.len(),

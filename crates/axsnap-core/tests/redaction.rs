@@ -430,3 +430,19 @@ fn a_card_number_in_a_field_named_anything_is_secret() {
     let s = snapshot(&page(nodes), &[], &Options::default(), &mut RefTable::new()).unwrap();
     assert!(s.text.contains(": 1234567890123"), "{}", s.text);
 }
+
+#[test]
+fn a_diff_cuts_a_value_the_snapshot_before_printed_over_two_lines() {
+    let facts = [fact(10, &[("type", "password")])];
+    let diff = Options { diff: true, ..Options::default() };
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    let mut nodes = vec![node(1, "RootWebArea", "Sign in", &[2, 10]), node(2, "alert", "", &[3]), node(3, "StaticText", "You typed open\n  sesame-canary", &[])];
+    nodes[0]["childIds"].as_array_mut().unwrap().extend((100..140).map(|i| json!(i.to_string())));
+    nodes.extend(field(10, "Password", "", 11));
+    nodes.extend((100..140).map(|i| node(i, "paragraph", &format!("Terms of use, clause {i}"), &[])));
+    snapshot_typed(&page(nodes.clone()), &facts, &Typed::default(), &diff, &mut refs, &mut previous).unwrap();
+    nodes[1]["childIds"] = json!([]);
+    let after = snapshot_typed(&page(nodes), &facts, &typed_with(&["open sesame-canary"]), &diff, &mut refs, &mut previous).unwrap();
+    assert!(after.diff.is_some_and(|d| !d.full), "{}", after.text);
+    assert!(!after.text.contains("open") && !after.text.contains("sesame"), "{}", after.text);
+}

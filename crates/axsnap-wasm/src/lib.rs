@@ -98,11 +98,20 @@ fn field_facts(value: JsValue) -> Result<Vec<FieldFacts>, JsValue> {
     })
 }
 
+/// `{salt, prints}` read by hand: serde's code for it would cost the .wasm kilobytes.
 fn typed_prints(value: JsValue) -> Result<Typed, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Typed::default());
     }
-    serde_wasm_bindgen::from_value(value).map_err(|_| js_error("bad_input", "typed: expected {salt, prints}"))
+    let get = |k: &str| js_sys::Reflect::get(&value, &k.into()).ok();
+    let salt = get("salt").and_then(|s| s.as_string());
+    let prints = get("prints").and_then(|p| p.dyn_into::<js_sys::Array>().ok());
+    let (Some(salt), Some(prints)) = (salt, prints) else {
+        return Err(js_error("bad_input", "typed: expected {salt, prints}"));
+    };
+    let mut typed = Typed::new(&salt);
+    typed.add(&prints.iter().filter_map(|p| p.as_string()).collect::<Vec<_>>());
+    Ok(typed)
 }
 
 fn to_js(s: Snapshot) -> Result<JsValue, JsValue> {
@@ -196,9 +205,10 @@ impl Snapshotter {
 /// snapshot) cut out; `null` where nothing was cut: for what the extension
 /// says that is no snapshot (errors, dialogs, titles, URLs).
 #[wasm_bindgen(js_name = scrubTyped)]
-pub fn scrub_typed(texts: Vec<String>, typed: JsValue) -> Result<Vec<JsValue>, JsValue> {
+pub fn scrub_typed(texts: js_sys::Array, typed: JsValue) -> Result<js_sys::Array, JsValue> {
     let typed = typed_prints(typed)?;
-    Ok(texts.iter().map(|t| axsnap_core::secrets::scrub_typed(t, &typed).map_or(JsValue::NULL, |c| c.into())).collect())
+    let cut = |t: JsValue| t.as_string().and_then(|t| axsnap_core::secrets::scrub_typed(&t, &typed)).map_or(JsValue::NULL, JsValue::from);
+    Ok(texts.iter().map(cut).collect())
 }
 
 /// The core's version, for the extension's about line.

@@ -31,7 +31,7 @@ mod scrub;
 pub mod typed;
 
 pub use decide::{card_number, reason};
-pub use scrub::{is_masked, scrub_typed, MIN_ANYWHERE, PLACEHOLDER};
+pub use scrub::{is_masked, scrub_typed, scrub_typed_lines, MIN_ANYWHERE, PLACEHOLDER};
 pub use typed::Typed;
 
 use crate::role::Role;
@@ -314,6 +314,7 @@ fn cut_values(tree: &mut Tree, fields: &[Field], typed: &Typed) {
             masks: &masks[node.frame as usize],
             min_mask_run: if words.is_some() { 1 } else { MIN_ANYWHERE },
             typed: Some(typed),
+            keep_lines: false,
         };
         let texts = [Some(&mut node.name), node.description.as_mut(), node.value.as_mut(), node.props.value_text.as_mut(), node.props.url.as_mut()];
         for text in texts.into_iter().flatten() {

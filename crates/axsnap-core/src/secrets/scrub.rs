@@ -50,6 +50,8 @@ pub struct Needles<'a> {
     pub min_mask_run: usize,
     /// Fingerprints of typed values, cut wherever they appear.
     pub typed: Option<&'a Typed>,
+    /// The line breaks inside what is cut stay (lines joined to be cut).
+    pub keep_lines: bool,
 }
 
 impl Needles<'_> {
@@ -66,8 +68,30 @@ pub fn scrub_typed(s: &str, typed: &Typed) -> Option<String> {
     scrub(s, &Needles { typed: Some(typed), ..Needles::default() })
 }
 
+/// [`scrub_typed`] of lines joined by `\n`, which stay as many: a value
+/// printed over two lines is cut from both.
+pub fn scrub_typed_lines(s: &str, typed: &Typed) -> Option<String> {
+    scrub(s, &Needles { typed: Some(typed), keep_lines: true, ..Needles::default() })
+}
+
 /// `s` with every secret cut out, or `None` when there is nothing to cut.
 pub fn scrub(s: &str, needles: &Needles) -> Option<String> {
+    let mut out = scrub_once(s, needles)?;
+    // A typed value right after another cut one (`[secret]CNRY…`, two
+    // texts printed as one) starts a word only once the first is cut.
+    if let Some(typed) = needles.typed.filter(|t| !t.is_empty()) {
+        let only = Needles { typed: Some(typed), keep_lines: needles.keep_lines, ..Needles::default() };
+        for _ in 0..4 {
+            match scrub_once(&out, &only) {
+                Some(again) => out = again,
+                None => break,
+            }
+        }
+    }
+    Some(out)
+}
+
+fn scrub_once(s: &str, needles: &Needles) -> Option<String> {
     if s.is_empty() || needles.is_empty() {
         return None;
     }
@@ -101,6 +125,9 @@ pub fn scrub(s: &str, needles: &Needles) -> Option<String> {
         let (from, to) = hay.original(start, end);
         out.push_str(&s[at..from]);
         out.push_str(PLACEHOLDER);
+        if needles.keep_lines {
+            out.extend(s[from..to].matches('\n').map(|_| '\n'));
+        }
         at = to;
         i += 1;
     }

@@ -20,13 +20,11 @@
 //! lower-cased); each window of a fingerprint's length that starts a word
 //! (after a character that is not a letter or digit) is hashed and compared;
 //! each run of digit groups joined by single separators (`-`, `.`, `/`,
-//! space) is read as its digits, and each sequence of whole groups of a
-//! fingerprint's digit count is hashed and compared. Values shorter than
+//! space) is read as its digits, and each window of a fingerprint's digit
+//! count is hashed and compared. Values shorter than
 //! [`MIN_TYPED`] characters are not fingerprinted (a `7` is not cut from
 //! every page), nor values longer than [`MAX_TYPED`] (each window is hashed
 //! whole).
-
-use serde::Deserialize;
 
 /// Shortest value fingerprinted (the `MIN_ANYWHERE` of typed values).
 pub const MIN_TYPED: usize = 4;
@@ -37,30 +35,13 @@ const MAX_PRINTS: usize = 512;
 
 /// The fingerprints of the values typed into a tab's secret fields, and the
 /// tab's salt. `{salt: "<32 hex digits>", prints: ["t7.<16 hex>", …]}`.
-#[derive(Clone, Default, Deserialize)]
-#[serde(from = "Given")]
+#[derive(Clone, Default)]
 pub struct Typed {
     key: (u64, u64),
     /// (characters, hash) of normalised values.
     text: Vec<(usize, u64)>,
     /// (digits, hash) of digit runs.
     digits: Vec<(usize, u64)>,
-}
-
-#[derive(Deserialize, Default)]
-struct Given {
-    #[serde(default)]
-    salt: String,
-    #[serde(default)]
-    prints: Vec<String>,
-}
-
-impl From<Given> for Typed {
-    fn from(g: Given) -> Typed {
-        let mut t = Typed::new(&g.salt);
-        t.add(&g.prints);
-        t
-    }
 }
 
 /// Never prints a fingerprint.
@@ -117,6 +98,8 @@ impl Typed {
         out
     }
 
+    // Out of line: the core is built for speed, and copies of SipHash's rounds would cost the .wasm kilobytes.
+    #[inline(never)]
     fn hash(&self, bytes: &[u8]) -> u64 {
         #[allow(deprecated)] // SipHash-2-4 itself: what the extension computes in the page
         let mut h = std::hash::SipHasher::new_with_keys(self.key.0, self.key.1);
@@ -126,6 +109,7 @@ impl Typed {
 
     /// Adds the byte spans of `hay` (a text as printed: whitespace runs
     /// collapsed, invisible characters dropped) that hold a typed value.
+    #[inline(never)]
     pub fn find(&self, hay: &str, spans: &mut Vec<(usize, usize)>) {
         if self.is_empty() || hay.len() < MIN_TYPED {
             return;
@@ -167,7 +151,12 @@ impl Typed {
     }
 
     fn find_digits(&self, hay: &str, spans: &mut Vec<(usize, usize)>) {
-        let most = self.digits.iter().map(|d| d.0).max().unwrap_or(0);
+        let mut lengths: Vec<usize> = Vec::new();
+        for &(len, _) in &self.digits {
+            if !lengths.contains(&len) {
+                lengths.push(len);
+            }
+        }
         let b = hay.as_bytes();
         let mut i = 0;
         while i < b.len() {
@@ -175,30 +164,23 @@ impl Typed {
                 i += 1;
                 continue;
             }
-            // One run: digit groups joined by single separators.
-            let mut groups: Vec<(usize, usize)> = Vec::new();
-            let mut at = i;
-            loop {
-                let end = at + b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
-                groups.push((at, end));
-                let joined = end + 1 < b.len() && is_separator(b[end]) && b[end + 1].is_ascii_digit();
-                if !joined {
-                    i = end;
+            // One run: digit groups joined by single separators; its digits and where each is.
+            let (mut digits, mut at) = (Vec::new(), Vec::new());
+            while i < b.len() {
+                if b[i].is_ascii_digit() {
+                    digits.push(b[i]);
+                    at.push(i);
+                } else if !(is_separator(b[i]) && i + 1 < b.len() && b[i + 1].is_ascii_digit() && b[i - 1].is_ascii_digit()) {
                     break;
                 }
-                at = end + 1;
+                i += 1;
             }
-            let mut digits = String::new();
-            for first in 0..groups.len() {
-                digits.clear();
-                for &(from, to) in &groups[first..] {
-                    digits.push_str(&hay[from..to]);
-                    if digits.len() > most {
-                        break;
-                    }
-                    let h = self.hash(digits.as_bytes());
-                    if self.digits.contains(&(digits.len(), h)) {
-                        super::scrub::add_span(spans, (groups[first].0, to));
+            // Every window of a fingerprint's digit count: texts printed
+            // together may glue other digits to either end.
+            for &len in lengths.iter().filter(|&&len| len <= digits.len()) {
+                for p in 0..=digits.len() - len {
+                    if self.digits.contains(&(len, self.hash(&digits[p..p + len]))) {
+                        super::scrub::add_span(spans, (at[p], at[p + len - 1] + 1));
                     }
                 }
             }
@@ -275,8 +257,11 @@ mod tests {
         assert_eq!(cut("'hunter2' twice: hunter2", &t), "'[secret]' twice: [secret]");
         assert_eq!(cut("you typed hun\u{200B}ter2  here", &t), "you typed [secret]  here");
         assert_eq!(cut("hunter2s", &t), "[secret]s");
-        // Only from the start of a word: a longer word that ends so is another word.
+        // Only from the start of a word: a longer word that ends so is another word…
         assert_eq!(cut("xhunter2 hunter", &t), "xhunter2 hunter");
+        // …but another typed value cut before it is no word.
+        let two = typed(&["hunter2", "open-sesame"]);
+        assert_eq!(cut("You typed hunter2open-sesame!", &two), "You typed [secret][secret]!");
         let spaced = typed(&["  correct  horse "]);
         assert_eq!(cut("Phrase: Correct\nhorse!", &spaced), "Phrase: [secret]!");
     }
@@ -296,6 +281,8 @@ mod tests {
             assert_eq!(cut("ref5500000000000004x", &t), "ref[secret]x", "{typed_as}");
             assert_eq!(cut("Order 2024 5500 0000 0000 0004", &t), "Order 2024 [secret]", "{typed_as}");
             assert_eq!(cut("Card ending 0004", &t), "Card ending 0004", "{typed_as}");
+            // Texts printed together: other digits glued to either end.
+            assert_eq!(cut("You typed 5500 0000 0000 000410", &t), "You typed [secret]10", "{typed_as}");
         }
     }
 
