@@ -231,7 +231,7 @@ export async function markSecret(tabId, frameSessions, fields, salt) {
  * the action sends away (a form, to a new document that may echo it) is
  * known.
  * @param {number} tabId
- * @param {{typed: TypedMemory, secrets: Record<string, any>, frameSessions: Record<string, string|null>}} session
+ * @param {import('./session.js').TabSession} session
  */
 export async function gather(tabId, session) {
   const frames = Object.keys(session.secrets || {}).filter((key) => key in session.frameSessions);
@@ -244,7 +244,10 @@ export async function gather(tabId, session) {
     }).catch(() => null);
     return r && Array.isArray(r.result?.value) ? r.result.value : [];
   }));
-  learn(session.typed, undefined, found.flat());
+  const prints = found.flat();
+  if (!prints.length) return;
+  learn(session.typed, undefined, prints);
+  await session.save();
 }
 
 /**

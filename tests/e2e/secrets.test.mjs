@@ -316,3 +316,20 @@ test('a form sent with GET: the next document\'s URL, its text, wait_for url and
   const tabs = await call({ cmd: 'tabs' });
   assertNoEcho([acted, text, byUrl, tabs, ...(await everything())], ['CNRYgetpass42']);
 });
+
+test('a password shown as text, then cleared, and echoed in the page', async () => {
+  await open('/secrets-toggle.html');
+  await page.fill('#plain', 'hunter2-CNRY-shown');
+  await snap();
+  await page.click('#show');
+  const shown = await snap();
+  assert.match(line(shown.text, 'Secret phrase'), /secret=password filled$/);
+  await page.evaluate(() => {
+    const field = /** @type {HTMLInputElement} */ (document.getElementById('plain'));
+    document.querySelector('h1').textContent = `Is ${field.value} right?`;
+    field.value = '';
+  });
+  const { text } = await snap();
+  assert.match(text, /Is \[secret\] right\?/);
+  assertNoEcho([shown, text, ...(await everything())], ['hunter2-CNRY-shown']);
+});
