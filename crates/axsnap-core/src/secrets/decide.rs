@@ -101,7 +101,7 @@ pub fn card_number(value: &str) -> bool {
         return false;
     }
     let sum: u32 = digits.iter().rev().enumerate().map(|(i, &d)| if i % 2 == 1 { if d * 2 > 9 { d * 2 - 9 } else { d * 2 } } else { d }).sum();
-    sum % 10 == 0
+    sum.is_multiple_of(10)
 }
 
 /// Does this element take typed text? An unknown tag (facts given without

@@ -151,7 +151,7 @@ pub fn redact(tree: &mut Tree, facts: &[FieldFacts], typed: &Typed) -> (Vec<Secr
     let fields = find_fields(tree, facts);
     let mut typed = typed.clone();
     for f in &fields {
-        typed.add(&f.typed);
+        typed.add(f.typed);
     }
     if fields.is_empty() && typed.is_empty() {
         return (Vec::new(), typed);
