@@ -8,6 +8,8 @@
 
 import { send, hold, release } from './cdp.js';
 import { AxError } from './errors.js';
+import { typedMemories } from './session.js';
+import { scrubAnswer } from './typed.js';
 
 const KEY = (tabId) => `dialog:${tabId}`;
 /** A page can put megabytes in a dialog; the caller needs the gist. */
@@ -24,12 +26,16 @@ export function onDialogEvent(tabId, method, params) {
   if (method === 'Page.javascriptDialogOpening') {
     const message = String(params.message ?? '');
     /** @type {Dialog} */
-    const d = {
+    let d = {
       type: params.type,
       message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
       url: params.url,
       ...(params.type === 'prompt' ? { defaultPrompt: params.defaultPrompt ?? '' } : {}),
     };
+    // An alert("Wrong password: …") is kept as the answers will say it.
+    try {
+      d = scrubAnswer(d, typedMemories());
+    } catch { /* the core is not loaded yet: nothing typed is known either */ }
     open.set(tabId, d);
     chrome.storage.session.set({ [KEY(tabId)]: d }).catch(() => {});
     // Calls to the page would wait for the dialog: they answer now.

@@ -14,7 +14,8 @@ import { snapshot } from './snapshot.js';
 import { act, present } from './actions.js';
 import { waitFor } from './wait.js';
 import { watch } from './settle.js';
-import { tabSession, forgetTab, coreReady } from './session.js';
+import { tabSession, forgetTab, coreReady, typedMemories } from './session.js';
+import { gather, scrubAnswer } from './typed.js';
 import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
 import { version } from '../pkg/axsnap_wasm.js';
@@ -128,6 +129,9 @@ const COMMANDS = {
     const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
     // A second ref (drag's `to`) passes the same checks as the first.
     const to = req.to === undefined ? undefined : await target(tabId, req.to, caller);
+    // What was typed into secret fields is known before the action sends it anywhere (a form, a new document).
+    const session = await tabSession(tabId);
+    await gather(tabId, session).catch(() => {});
     // Watching starts before the action, so nothing it causes is missed.
     const watching = req.snapshot ? await watch(tabId) : null;
     let result;
@@ -163,7 +167,8 @@ const COMMANDS = {
     const reader = { scope: `${refScope(caller)} wait`, keep: framesFor(caller, tabId) };
     return waitFor(req, {
       text: async () => (await snapshot(tabId, { maxChars: 0 }, reader)).text,
-      url: async () => (await getTab(tabId)).url || '',
+      // A form sent with GET puts what was typed into the URL: waiting for it must not tell it.
+      url: async () => scrubAnswer((await getTab(tabId)).url || '', typedMemories()),
       gone: async (ref) => {
         let t;
         try {
@@ -236,11 +241,12 @@ export async function handle(msg, caller, port = undefined) {
     if (!run) throw new AxError('internal', `${req.cmd} has no handler`);
     const result = await run(req, caller, port);
     tabId = result.tabId;
-    return { ok: true, ...echo(msg), ...result };
+    // Nothing the extension says holds what was typed into a secret field: titles, URLs, errors, dialogs.
+    return scrubAnswer({ ok: true, ...echo(msg), ...result }, typedMemories());
   } catch (e) {
     const error = toPayload(e);
     if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);
-    return { ok: false, ...echo(msg), error };
+    return scrubAnswer({ ok: false, ...echo(msg), error }, typedMemories());
   } finally {
     done();
   }

@@ -15,9 +15,15 @@
 // by a label that points at it), where Chrome's names may hold it but the
 // tree does not: it is passed to the core for that one call, never stored
 // or logged. A password field's value never leaves the page: Chrome puts
-// bullets in names, never the value.
+// bullets in names, never the value. Of every field's value the core gets
+// fingerprints (typed.js), made in the page, which it uses if it finds the
+// field secret. The facts are read in an isolated world, where the page's
+// scripts cannot change what the reading sees, and where the observer of
+// typed values lives: the same call marks the fields remembered secret
+// and hands over what it fingerprinted since the last look.
 
 import { send } from './cdp.js';
+import { OBSERVER, worldOf } from './typed.js';
 
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 const RELATIONS = new Set(['labelledby', 'describedby']);
@@ -102,12 +108,15 @@ export function remember(memory, frames, secrets) {
 /**
  * Runs in the page, on the fields of one frame: what the core decides from.
  * Attributes come as DOM.describeNode lists them (name, value, …), the
- * `value` attribute excepted, bounded.
+ * `value` attribute excepted, bounded. With `typed` (the observer, see
+ * typed.js): each value's fingerprints, and remembered fields marked.
  * @this {Element}
+ * @param {any} typed
  * @param {boolean[]} wantValue
+ * @param {boolean[]} secret  remembered secret
  * @param {...any} els
  */
-function readFacts(wantValue, ...els) {
+function readFacts(typed, wantValue, secret, ...els) {
   return els.map((el, i) => {
     if (!el || el.nodeType !== 1) return null;
     const attributes = [];
@@ -123,35 +132,48 @@ function readFacts(wantValue, ...els) {
       filled: value !== '',
     };
     if (wantValue[i] && value && el.type !== 'password') fact.value = value.slice(0, 10000);
+    if (typed && value) fact.typed = typed.prints(value);
+    if (typed && secret[i]) typed.mark(el);
     return fact;
   });
 }
 
+/** readFacts with the frame's observer; `salt` is empty where there is no isolated world. */
+const READ = `function (salt, ...args) {
+  const typed = salt ? ${OBSERVER} : null;
+  const facts = (${readFacts}).call(this, typed, ...args);
+  return { facts, seen: typed ? typed.take() : [] };
+}`;
+
 let calls = 0;
 
 /**
- * Facts of some nodes of one frame. A node gone since the tree was read
- * has none; if the page's script fails, attributes are read without it.
- * @returns {Promise<Array<object|null>>}
+ * Facts of some nodes of one frame, and the fingerprints its observer
+ * gathered (`seen`). A node gone since the tree was read has none; if the
+ * page's script fails, attributes are read without it.
+ * @returns {Promise<{facts: Array<object|null>, seen: string[]}>}
  */
-async function frameFacts(tabId, session, ids, wantValue) {
+async function frameFacts(tabId, session, frameId, ids, wantValue, secret, salt) {
   // One object group per call: frames of a session are read in parallel.
   const objectGroup = `axsnap-facts-${++calls}`;
   try {
-    const objects = await Promise.all(ids.map((backendNodeId) => send(tabId, session, 'DOM.resolveNode', { backendNodeId, objectGroup })
+    const executionContextId = salt && ids.length ? await worldOf(tabId, session, frameId) : undefined;
+    const objects = await Promise.all(ids.map((backendNodeId) => send(tabId, session, 'DOM.resolveNode', { backendNodeId, objectGroup, executionContextId })
       .then((r) => r.object.objectId, () => null)));
     const live = ids.map((_, i) => i).filter((i) => objects[i]);
     const facts = ids.map(() => null);
-    if (!live.length) return facts;
+    if (!live.length) return { facts, seen: [] };
     const r = await send(tabId, session, 'Runtime.callFunctionOn', {
-      objectId: objects[live[0]], functionDeclaration: readFacts.toString(), returnByValue: true,
-      arguments: [{ value: live.map((i) => wantValue[i]) }, ...live.map((i) => ({ objectId: objects[i] }))],
+      objectId: objects[live[0]], functionDeclaration: READ, returnByValue: true,
+      arguments: [{ value: executionContextId === undefined ? '' : salt }, { value: live.map((i) => wantValue[i]) }, { value: live.map((i) => secret[i]) },
+        ...live.map((i) => ({ objectId: objects[i] }))],
     }).catch(() => null);
-    if (r && !r.exceptionDetails && Array.isArray(r.result.value)) {
-      live.forEach((i, k) => { facts[i] = r.result.value[k]; });
-      return facts;
+    const got = r && !r.exceptionDetails && r.result.value;
+    if (got && Array.isArray(got.facts)) {
+      live.forEach((i, k) => { facts[i] = got.facts[k]; });
+      return { facts, seen: Array.isArray(got.seen) ? got.seen : [] };
     }
-    return Promise.all(ids.map((id, i) => (objects[i] ? describe(tabId, session, id) : null)));
+    return { facts: await Promise.all(ids.map((id, i) => (objects[i] ? describe(tabId, session, id) : null))), seen: [] };
   } finally {
     send(tabId, session, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
   }
@@ -172,18 +194,25 @@ async function describe(tabId, session, backendNodeId) {
 
 /**
  * The facts of every candidate field of every frame, with what the memory
- * holds for it. A remembered field is sent even when it cannot be read.
+ * holds for it, and the fingerprints the frames' observers gathered. A
+ * remembered field is sent even when it cannot be read.
  * @param {number} tabId
  * @param {Frame[]} frames
  * @param {Record<string, string|null>} frameSessions  frame key → session (null: the tab itself)
  * @param {Memory} memory
+ * @param {string} salt  the tab's, for fingerprints (typed.js)
+ * @returns {Promise<{facts: any[], seen: string[]}>}
  */
-export async function collectFacts(tabId, frames, frameSessions, memory) {
+export async function collectFacts(tabId, frames, frameSessions, memory, salt) {
+  const seen = [];
   const perFrame = frames.map(async (f) => {
     const { fields, hidden } = candidates(f.nodes);
     const remembered = recall(memory, f);
     const ids = [...fields, ...hidden];
-    const facts = await frameFacts(tabId, frameSessions[f.key] || undefined, ids, ids.map((_, i) => i >= fields.length));
+    const read = await frameFacts(tabId, frameSessions[f.key] || undefined, f.key, ids, ids.map((_, i) => i >= fields.length),
+      ids.map((id) => Boolean(remembered[id])), salt);
+    const facts = read.facts;
+    seen.push(...read.seen);
     const out = [];
     ids.forEach((backendNodeId, i) => {
       const reason = remembered[backendNodeId];
@@ -195,5 +224,5 @@ export async function collectFacts(tabId, frames, frameSessions, memory) {
     }
     return out;
   });
-  return (await Promise.all(perFrame)).flat();
+  return { facts: (await Promise.all(perFrame)).flat(), seen };
 }

@@ -7,6 +7,7 @@
 //   frameSessions  frameId → sessionId|null, as the last snapshot read them (refs resolve through it)
 //   scopes         ref scope (policy.refScope: one per caller) → the core's Snapshotter, its ref table
 //   secrets        frame key → {doc, fields}: the fields found secret in the frame's current document (secrets.js)
+//   typed          the tab's salt and the fingerprints of values typed into secret fields (typed.js), never a value
 //   lost           scopes whose refs could not be saved (storage full): after a restart they answer storage_full
 //   axTree         the top frame's accessibility tree as last read, for the next snapshot to read only what
 //                  changed (incremental.js); in memory only: after a restart the tree is read whole
@@ -23,6 +24,7 @@
 
 import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
 import { AxError } from '../../protocol/errors.js';
+import { newMemory } from './typed.js';
 
 let loadingCore;
 /** The Wasm core, loaded once: the worker starts it at startup, handlers await it. */
@@ -59,6 +61,8 @@ export class TabSession {
     this.frameSessions = (ok && saved.frameSessions) || {};
     /** @type {import('./secrets.js').Memory} node ids and reasons, never a value */
     this.secrets = (ok && saved.secrets) || {};
+    /** @type {import('./typed.js').TypedMemory} fingerprints, never a value */
+    this.typed = (ok && saved.typed) || newMemory();
     /** @type {Map<string, Snapshotter>} */
     this.scopes = new Map();
     /** @type {Record<string, string>} refs as saved, imported when a scope is first used */
@@ -140,7 +144,7 @@ export class TabSession {
       scopes[scope] = this.exported.get(scope);
     }
     const lost = new Set(this.lost);
-    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions, secrets: this.secrets };
+    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions, secrets: this.secrets, typed: this.typed };
     let size = JSON.stringify(base).length + Object.values(scopes).reduce((n, r) => n + r.length + 40, 0);
     for (const scope of Object.keys(scopes).sort((a, b) => scopes[b].length - scopes[a].length)) {
       if (size <= TAB_RECORD_LIMIT) break;
@@ -209,6 +213,11 @@ export async function knownSession(tabId) {
   if (sessions.has(tabId) || loading.has(tabId)) return tabSession(tabId);
   const stored = /** @type {any} */ (await chrome.storage.session.get(KEY(tabId)));
   return stored[KEY(tabId)] ? tabSession(tabId) : null;
+}
+
+/** The typed-value memories of the tabs the worker holds (typed.js scrubs every answer with them). */
+export function typedMemories() {
+  return [...sessions.values()].map((s) => s.typed).filter((m) => m.prints.length || m.before.length);
 }
 
 /** The tab is gone: everything about it goes. */

@@ -5,7 +5,8 @@
 // Times each stage.
 
 import { attachTab, collectFrames } from './frames.js';
-import { collectFacts, remember } from './secrets.js';
+import { collectFacts, recall, remember } from './secrets.js';
+import { learn, markSecret, typedFor } from './typed.js';
 import { clickReads, collectClickables } from './clickables.js';
 import { tabSession } from './session.js';
 import { siteOf } from '../../protocol/site.js';
@@ -41,7 +42,8 @@ export async function snapshot(tabId, options, { scope, keep }) {
     if (fetch.incremental) fetch.clickFacts = r.updated ? 'updated' : 'read whole';
     return performance.now();
   });
-  const facts = await collectFacts(tabId, frames, frameSessions, session.secrets);
+  const { facts, seen } = await collectFacts(tabId, frames, frameSessions, session.secrets, session.typed.salt);
+  learn(session.typed, frames.find((f) => !f.parent)?.document, seen);
   const t3 = performance.now();
   const tc = await clicks;
   if (shadow) {
@@ -55,9 +57,10 @@ export async function snapshot(tabId, options, { scope, keep }) {
     }
   }
   // The core applies the extension's defaults (options.rs, Defaults::Agent).
-  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, coreOptions);
+  const out = session.refs(scope, { snapshot: true }).snapshot({ frames }, facts, coreOptions, typedFor(session.typed));
   const t4 = performance.now();
   session.frameSessions = frameSessions;
+  await typedSecrets(tabId, session, frames, facts, out.secrets);
   session.secrets = remember(session.secrets, frames, out.secrets);
   const forms = await formFacts(tabId, frames, frameSessions, out.refs);
   await session.save();
@@ -94,6 +97,19 @@ function refFacts(list, forms) {
     out[ref] = form ? { ...fact, form } : fact;
   }
   return out;
+}
+
+/**
+ * The fingerprints of the secret fields' values join the tab's memory, and
+ * fields found secret for the first time are marked in the page, so their
+ * input is fingerprinted from now on.
+ */
+async function typedSecrets(tabId, session, frames, facts, secrets) {
+  const of = new Map(facts.map((f) => [`${f.frame} ${f.backendNodeId}`, f]));
+  learn(session.typed, undefined, secrets.flatMap((s) => of.get(`${s.frame} ${s.backendNodeId}`)?.typed || []));
+  const known = new Map(frames.map((f) => [f.key, recall(session.secrets, f)]));
+  const fresh = secrets.filter((s) => !known.get(s.frame)?.[s.backendNodeId]);
+  if (fresh.length) await markSecret(tabId, session.frameSessions, fresh, session.typed.salt).catch(() => {});
 }
 
 /** The element a `root` ref names, where a very large frame's window starts; the core reports a bad ref. */

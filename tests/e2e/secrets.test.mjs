@@ -192,3 +192,144 @@ test('card fields are found by any attribute, in any order and spelling, and loo
   }
   assertClean(await everything(), ['CNRY']);
 });
+
+// Echoes of what the person typed (typed.js, crates/axsnap-core/src/secrets/typed.rs).
+
+/** Every answer holds none of `values`, in any case, nor their digits alone. */
+function assertNoEcho(outputs, values) {
+  for (const o of outputs) {
+    const s = (typeof o === 'string' ? o : JSON.stringify(o)).toLowerCase();
+    for (const v of values) {
+      assert.ok(!s.includes(v.toLowerCase()), `${v} leaked in ${s.slice(Math.max(0, s.indexOf(v.toLowerCase()) - 300), s.indexOf(v.toLowerCase()) + 100)}`);
+      const digits = v.replace(/\D/g, '');
+      if (digits.length >= 8 && digits.length === v.replace(/[ -]/g, '').length) assert.ok(!s.replace(/[ -]/g, '').includes(digits), `${v}'s digits leaked in ${s.slice(0, 2000)}`);
+    }
+  }
+}
+
+const call = (msg) => b.call({ tabId, ...msg });
+
+/**
+ * The person types into a form of secrets-echo.html and presses its button
+ * through `act` with a diff; then every way of reading the page.
+ */
+async function echoFlow({ field, button, value, echo }) {
+  await open('/secrets-echo.html');
+  const first = (await snap()).text;
+  await snap({ diff: true });
+  await page.fill(field, value);
+  const outputs = [];
+  const acted = await call({ cmd: 'act', ref: refOf(first, `button "${button}"`), action: 'click', snapshot: { diff: true } });
+  assert.equal(acted.ok, true, JSON.stringify(acted.error));
+  outputs.push(acted);
+  const waited = await call({ cmd: 'wait_for', text: echo, timeout: 5000 });
+  assert.equal(waited.ok, true, JSON.stringify(waited));
+  const asked = await call({ cmd: 'wait_for', text: value, timeout: 600 });
+  assert.equal(asked.ok, false, 'the value itself is never there to be waited for');
+  outputs.push(waited, asked);
+  const diff = await snap({ diff: true });
+  const full = await snap();
+  outputs.push(diff, full, ...(await everything()));
+  assertNoEcho(outputs, [value]);
+  return { acted, full: full.text };
+}
+
+test('a password echoed while it is still in its field, and in the title, a list, a placeholder', async () => {
+  const { acted, full } = await echoFlow({ field: '#pwA', button: 'Sign in A', value: 'hunter2-CNRY-a', echo: 'Wrong password' });
+  assert.match(acted.text, /Wrong password: \[secret\]/);
+  assert.match(full, /Wrong password: \[secret\]/);
+  assert.match(full, /^page "Sign in \(\[secret\]\)"/);
+  // An error built from the page's words: the options of a <select>.
+  const wrong = await call({ cmd: 'act', ref: refOf(full, 'combobox "Recent tries"'), action: 'select', value: 'nothing like it' });
+  assert.equal(wrong.error?.code, 'no_such_option');
+  assert.match(wrong.error.message, /\[secret\]/);
+  const tabs = await call({ cmd: 'tabs' });
+  assertNoEcho([wrong, tabs], ['hunter2-CNRY-a']);
+});
+
+test('a password echoed after its field was cleared, in another case, in an aria-live region', async () => {
+  const { full } = await echoFlow({ field: '#pwB', button: 'Sign in B', value: 'hunter2-CNRY-b', echo: 'Wrong password' });
+  assert.match(full, /Wrong password: \[secret\]/);
+});
+
+test('a current-password text field cleared after the try', async () => {
+  const { full } = await echoFlow({ field: '#pwC', button: 'Sign in C', value: 'open sesame CNRY-c', echo: 'You typed' });
+  assert.match(full, /You typed "\[secret\]", which is wrong/);
+});
+
+test('a value typed and cleared between two snapshots', async () => {
+  await open('/secrets-echo.html');
+  const first = (await snap()).text;
+  assert.match(line(first, 'Passcode D'), /secret=password$/);
+  await page.fill('#pwD', 'CNRY-typed-and-gone');
+  await page.fill('#pwD', '');
+  await snap();
+  await page.click('#showD');
+  const outputs = [await snap(), await snap({ diff: true }), ...(await everything())];
+  assert.match(outputs[0].text, /Last try: \[secret\]/);
+  assertNoEcho(outputs, ['CNRY-typed-and-gone']);
+});
+
+test('a card number in a field called "Card", and the page repeating it with dashes', async () => {
+  await open('/secrets-echo.html');
+  const first = (await snap()).text;
+  await page.fill('#card', '5500 0000 0000 0004');
+  const acted = await call({ cmd: 'act', ref: refOf(first, 'button "Pay"'), action: 'click', snapshot: { diff: true } });
+  const { text } = await snap();
+  assert.match(line(text, 'Card"'), /secret=credit-card filled$/);
+  assert.match(text, /Charging card \[secret\]/);
+  assertNoEcho([acted, text, ...(await everything())], ['5500 0000 0000 0004', '5500-0000-0000-0004']);
+});
+
+test('an alert() that echoes the password: the act answer, dialog_open errors, the saved dialog', async () => {
+  const keep = () => {}; // a listener stops Playwright from dismissing dialogs itself
+  page.on('dialog', keep);
+  await open('/secrets-echo.html');
+  const first = (await snap()).text;
+  await page.fill('#pwF', 'hunter2-CNRY-f');
+  const acted = await call({ cmd: 'act', ref: refOf(first, 'button "Sign in F"'), action: 'click', snapshot: { diff: true } });
+  assert.equal(acted.dialog?.type, 'alert', JSON.stringify(acted));
+  const blocked = await call({ cmd: 'snapshot' });
+  assert.equal(blocked.error?.code, 'dialog_open');
+  assert.match(blocked.error.message, /Wrong password: \[secret\]/);
+  const saved = await b.panel.evaluate(() => chrome.storage.session.get(null));
+  assert.ok(JSON.stringify(saved).includes('Wrong password: [secret]'), 'the open dialog is saved as answers say it');
+  const answered = await call({ cmd: 'act', action: 'dialog', value: 'accept' });
+  page.off('dialog', keep);
+  assert.equal(answered.ok, true, JSON.stringify(answered));
+  assert.match(answered.dialog.message, /Wrong password: \[secret\]/);
+  assertNoEcho([acted, blocked, saved, answered, ...(await everything())], ['hunter2-CNRY-f']);
+});
+
+test('a form sent with GET: the next document\'s URL, its text, wait_for url and the tab list', async () => {
+  await open('/secrets-echo.html');
+  const first = (await snap()).text;
+  await page.fill('#pwG', 'CNRYgetpass42');
+  const acted = await call({ cmd: 'act', ref: refOf(first, 'button "Send G"'), action: 'click', snapshot: { diff: true } });
+  assert.equal(acted.ok, true, JSON.stringify(acted.error));
+  await page.waitForURL(/pw=/);
+  const { text } = await snap();
+  assert.match(text, /^page "Sign in" \S*pw=\[secret\]/);
+  assert.match(text, /Sent: \[secret\]/);
+  const byUrl = await call({ cmd: 'wait_for', url: 'CNRYgetpass42', timeout: 600 });
+  assert.equal(byUrl.ok, false, 'the URL is read as the answers show it');
+  const tabs = await call({ cmd: 'tabs' });
+  assertNoEcho([acted, text, byUrl, tabs, ...(await everything())], ['CNRYgetpass42']);
+});
+
+test('a password shown as text, then cleared, and echoed in the page', async () => {
+  await open('/secrets-toggle.html');
+  await page.fill('#plain', 'hunter2-CNRY-shown');
+  await snap();
+  await page.click('#show');
+  const shown = await snap();
+  assert.match(line(shown.text, 'Secret phrase'), /secret=password filled$/);
+  await page.evaluate(() => {
+    const field = /** @type {HTMLInputElement} */ (document.getElementById('plain'));
+    document.querySelector('h1').textContent = `Is ${field.value} right?`;
+    field.value = '';
+  });
+  const { text } = await snap();
+  assert.match(text, /Is \[secret\] right\?/);
+  assertNoEcho([shown, text, ...(await everything())], ['hunter2-CNRY-shown']);
+});

@@ -69,3 +69,54 @@ test('the memory holds node ids and reasons only', () => {
   const memory = remember({}, [{ key: 'main', document: 'L', nodes: [] }], [{ frame: 'main', backendNodeId: 7, reason: 'password', value: 'hunter2' }]);
   assert.ok(!JSON.stringify(memory).includes('hunter2'));
 });
+
+// Fingerprints of typed values: the page's code (typed.js) makes what the core matches.
+import { readFileSync } from 'node:fs';
+import { initSync } from '../../extension/pkg/axsnap_wasm.js';
+import { typedKit, learn, typedFor, scrubAnswer, newMemory, MAX_PRINTS } from '../../extension/worker/typed.js';
+
+/** The key 00..0f of the SipHash paper, as the core's tests read it. */
+const SALT = '07060504030201000f0e0d0c0b0a0908';
+
+test('fingerprints are the core\'s, value for value (crates/axsnap-core/src/secrets/typed.rs)', () => {
+  const kit = typedKit();
+  assert.deepEqual(kit.prints('  Hunter2 ', SALT), ['t7.bc340a75206ba291']);
+  assert.deepEqual(kit.prints('5500 0000 0000 0004', SALT), ['t19.e6db2c213f9f25ff', 'd16.0d69de6ea70bfda9']);
+  assert.equal(kit.prints('1234', SALT).length, 2);
+  assert.deepEqual(kit.prints('abc', SALT), []);
+  assert.deepEqual(kit.prints('x'.repeat(257), SALT), []);
+  assert.equal(kit.normalise(' A\u200Bb\n\t c '), 'ab c');
+  assert.notDeepEqual(kit.prints('hunter2', 'ff'.repeat(16)), kit.prints('hunter2', SALT));
+});
+
+test('the memory keeps a document\'s prints and the next one\'s, bounded', () => {
+  const m = newMemory();
+  assert.match(m.salt, /^[0-9a-f]{32}$/);
+  assert.notEqual(newMemory().salt, m.salt);
+  assert.equal(typedFor(m), undefined);
+  learn(m, 'doc1', ['t7.a']);
+  learn(m, undefined, ['t7.a', 't8.b']);
+  assert.deepEqual(typedFor(m), { salt: m.salt, prints: ['t7.a', 't8.b'] });
+  learn(m, 'doc2', ['t9.c']);
+  assert.deepEqual(typedFor(m).prints, ['t9.c', 't7.a', 't8.b'], 'a form sent to a new document: the one before still counts');
+  learn(m, 'doc3', []);
+  assert.deepEqual(typedFor(m).prints, ['t9.c'], 'two documents on, the first is forgotten');
+  learn(m, undefined, Array.from({ length: MAX_PRINTS + 5 }, (_, i) => `t5.${i}`));
+  assert.equal(m.prints.length, MAX_PRINTS);
+});
+
+test('every string of an answer loses what was typed, by every tab\'s prints', () => {
+  initSync({ module: readFileSync(new URL('../../extension/pkg/axsnap_wasm_bg.wasm', import.meta.url)) });
+  const kit = typedKit();
+  const a = { salt: SALT, doc: 'd', prints: kit.prints('hunter2-CNRY', SALT), before: [] };
+  const b = { ...newMemory(), doc: 'd' };
+  b.prints = kit.prints('5500 0000 0000 0004', b.salt);
+  const answer = { ok: false, error: { code: 'dialog_open', message: 'a alert dialog is open: "Wrong password: Hunter2-cnry"', dialog: { message: 'Card 5500-0000-0000-0004' } }, tabs: [{ title: 'x hunter2-CNRY' }], n: 3 };
+  const out = scrubAnswer(answer, [a, b]);
+  assert.equal(out.error.message, 'a alert dialog is open: "Wrong password: [secret]"');
+  assert.equal(out.error.dialog.message, 'Card [secret]');
+  assert.equal(out.tabs[0].title, 'x [secret]');
+  assert.equal(out.n, 3);
+  assert.equal(scrubAnswer('https://x.test/?pw=hunter2-CNRY', [a]), 'https://x.test/?pw=[secret]');
+  assert.equal(scrubAnswer('nothing', []), 'nothing');
+});

@@ -36,7 +36,7 @@ pub use options::{Defaults, Format, Mode, Options};
 pub use previous::{DiffOutcome, Previous};
 pub use refs::{RefTable, Target};
 pub use rules::is_actionable;
-pub use secrets::{FieldFacts, SecretField, SecretReason};
+pub use secrets::{FieldFacts, SecretField, SecretReason, Typed};
 
 /// Serialized in camelCase: the shape the extension's callers receive.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
@@ -173,7 +173,7 @@ pub fn snapshot(
     options: &Options,
     refs: &mut RefTable,
 ) -> Result<Snapshot, Error> {
-    take(input, facts, options, refs, None)
+    take(input, facts, options, refs, None, &Typed::default())
 }
 
 /// Takes one snapshot of a tab whose previous text snapshot is kept in
@@ -187,7 +187,20 @@ pub fn snapshot_since(
     refs: &mut RefTable,
     previous: &mut Previous,
 ) -> Result<Snapshot, Error> {
-    take(input, facts, options, refs, Some(previous))
+    take(input, facts, options, refs, Some(previous), &Typed::default())
+}
+
+/// [`snapshot_since`], cutting out every value typed before into a secret
+/// field, by the fingerprints `typed` (see [`secrets::typed`]).
+pub fn snapshot_typed(
+    input: &SnapshotInput,
+    facts: &[FieldFacts],
+    typed: &Typed,
+    options: &Options,
+    refs: &mut RefTable,
+    previous: &mut Previous,
+) -> Result<Snapshot, Error> {
+    take(input, facts, options, refs, Some(previous), typed)
 }
 
 fn take(
@@ -196,13 +209,14 @@ fn take(
     options: &Options,
     refs: &mut RefTable,
     previous: Option<&mut Previous>,
+    typed: &Typed,
 ) -> Result<Snapshot, Error> {
     let options = &options.clone().normalised();
     if options.diff && (options.format != Format::Text || options.root.is_some()) {
         return Err(Error::new(ErrorCode::BadOptions, "diff snapshots are of the whole page in text: drop format json and root"));
     }
     let mut tree = tree::Tree::build(input);
-    let secret_fields = secrets::redact(&mut tree, facts);
+    let (secret_fields, typed) = secrets::redact(&mut tree, facts, typed);
     let Some(main_root) = tree.root else {
         return Err(Error::bad_input("the accessibility tree is empty: no root node"));
     };
@@ -239,7 +253,11 @@ fn take(
         let lines = diff::printed(&doc);
         let dialog = previous::modal_line(&lines, modal);
         let shows_modal = dialog.is_some();
-        let before = previous.replace(basis.clone(), lines, dialog);
+        let mut before = previous.replace(basis.clone(), lines, dialog);
+        if !typed.is_empty() {
+            // Its lines were printed before a value typed since was known.
+            before.cut(&|t| secrets::scrub_typed_lines(t, &typed));
+        }
         if options.diff {
             compared = Some(previous::compare(&before, &basis, previous.lines(), shows_modal, options.max_chars));
         }

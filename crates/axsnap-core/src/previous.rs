@@ -74,6 +74,36 @@ impl Previous {
         before
     }
 
+    /// Cuts text out of every line kept (`cut` answers the new text, or
+    /// `None` to keep it): what was typed since they were printed. The
+    /// lines are cut together, joined by `\n` (a text with line breaks is
+    /// printed as several lines); `cut` must keep the line breaks.
+    pub fn cut(&mut self, cut: &dyn Fn(&str) -> Option<String>) {
+        let joined = self.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n");
+        if let Some(clean) = cut(&joined) {
+            let parts: Vec<&str> = clean.split('\n').collect();
+            if parts.len() == self.lines.len() {
+                for (l, p) in self.lines.iter_mut().zip(parts) {
+                    l.text = p.to_string();
+                }
+            } else {
+                // A line of its own holds a line break: one by one.
+                for l in &mut self.lines {
+                    l.text = cut(&l.text).unwrap_or_else(|| std::mem::take(&mut l.text));
+                }
+            }
+        }
+        for l in &mut self.lines {
+            l.head = cut(&l.head).unwrap_or_else(|| std::mem::take(&mut l.head));
+        }
+        if let Some(m) = self.modal.as_mut().and_then(|m| cut(m)) {
+            self.modal = Some(m);
+        }
+        if let Some(b) = &mut self.behind {
+            b.cut(cut);
+        }
+    }
+
     /// The lines of the tab's latest snapshot.
     pub fn lines(&self) -> &[diff::Printed] {
         &self.lines

@@ -5,7 +5,7 @@
 //! content, other fields' values included, and reports itself in that
 //! field's `labelledby` relation.
 
-use axsnap_core::{snapshot, FieldFacts, Format, Mode, Options, RefTable, SecretField, SecretReason, SnapshotInput};
+use axsnap_core::{snapshot, snapshot_typed, FieldFacts, Format, Mode, Options, Previous, RefTable, SecretField, SecretReason, SnapshotInput, Typed};
 use serde_json::{json, Value};
 
 const CANARY: &str = "CANARY-s3cr3t-4111111111111111";
@@ -360,4 +360,110 @@ fn every_shown_ref_carries_its_secret_kind_in_the_facts() {
     assert_eq!(s.refs[1].name, "Card number");
     assert_eq!((s.page.title.as_str(), s.refs[0].backend_node_id), ("Checkout", 10));
     assert_eq!(s.stats.refs, s.refs.len());
+}
+
+/// A sign-in page after a try: the password field cleared (or never shown
+/// to the core but as bullets), the value echoed in an alert, the title and
+/// the URL, in another case.
+fn echoing(field_value: &str) -> SnapshotInput {
+    echoing_as("Password", field_value)
+}
+
+fn echoing_as(label: &str, field_value: &str) -> SnapshotInput {
+    let mut root = node(1, "RootWebArea", "Sign in - HUNTER2-canary", &[2, 10, 5]);
+    root["properties"].as_array_mut().unwrap().push(json!({"name":"url","value":{"type":"string","value":"https://x.test/login?pw=hunter2-canary"}}));
+    let mut nodes = vec![root, node(2, "alert", "", &[3]), node(3, "StaticText", "Wrong password: hunter2-canary", &[])];
+    nodes.extend(field(10, label, field_value, 11));
+    nodes.push(node(5, "option", "hunter2-canary", &[]));
+    page(nodes)
+}
+
+fn typed_with(values: &[&str]) -> Typed {
+    let mut t = Typed::new("00112233445566778899aabbccddeeff");
+    for v in values {
+        let p = t.prints_of(v);
+        t.add(&p);
+    }
+    t
+}
+
+#[test]
+fn a_typed_value_is_cut_where_the_page_echoes_it_after_the_field_was_cleared() {
+    let facts = [fact(10, &[("type", "password")])];
+    let typed = typed_with(&["hunter2-canary"]);
+    for value in ["", "••••••••••••••"] {
+        for format in [Format::Text, Format::Json] {
+            let o = Options { format, ..Options::default() };
+            let s = snapshot_typed(&echoing(value), &facts, &typed, &o, &mut RefTable::new(), &mut Previous::default()).unwrap();
+            assert!(!s.text.to_lowercase().contains("hunter2"), "{}", s.text);
+            assert!(s.text.contains("Wrong password: [secret]"), "{}", s.text);
+        }
+    }
+    // Without the prints it is there: what the extension's memory is for.
+    let s = snapshot(&echoing(""), &facts, &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("hunter2-canary"));
+}
+
+#[test]
+fn a_field_s_own_prints_count_once_it_is_secret() {
+    let typed = Typed::new("00112233445566778899aabbccddeeff");
+    let prints = typed_with(&[]).prints_of("hunter2-canary");
+    let facts = [FieldFacts { typed: prints.clone(), ..fact(10, &[("type", "password")]) }];
+    let s = snapshot_typed(&echoing("••••"), &facts, &typed, &Options::default(), &mut RefTable::new(), &mut Previous::default()).unwrap();
+    assert!(!s.text.to_lowercase().contains("hunter2"), "{}", s.text);
+    // A field that is not secret: its prints are not used.
+    let plain = [FieldFacts { typed: prints, ..fact(10, &[("type", "text")]) }];
+    let s = snapshot_typed(&echoing_as("Nickname", "hello"), &plain, &typed, &Options::default(), &mut RefTable::new(), &mut Previous::default()).unwrap();
+    assert!(s.text.contains("Wrong password: hunter2-canary"), "{}", s.text);
+}
+
+#[test]
+fn a_diff_cuts_lines_of_the_snapshot_before_the_value_was_known() {
+    let facts = [fact(10, &[("type", "password")])];
+    let diff = Options { diff: true, ..Options::default() };
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    let filler = |nodes: &mut Vec<Value>| nodes.extend((100..140).map(|i| node(i, "paragraph", &format!("Terms of use, clause {i}"), &[])));
+    let mut nodes = vec![node(1, "RootWebArea", "Sign in", &[2, 10]), node(2, "alert", "", &[3]), node(3, "StaticText", "Wrong password: hunter2-canary", &[])];
+    nodes[0]["childIds"].as_array_mut().unwrap().extend((100..140).map(|i| json!(i.to_string())));
+    nodes.extend(field(10, "Password", "", 11));
+    filler(&mut nodes);
+    let before = snapshot_typed(&page(nodes.clone()), &facts, &Typed::default(), &diff, &mut refs, &mut previous).unwrap();
+    assert!(before.text.contains("hunter2-canary"));
+    // The echo is gone from the page now; the diff's removed lines come from the snapshot before.
+    nodes[1]["childIds"] = json!([]);
+    let after = snapshot_typed(&page(nodes), &facts, &typed_with(&["hunter2-canary"]), &diff, &mut refs, &mut previous).unwrap();
+    assert!(after.diff.is_some_and(|d| !d.full), "{}", after.text);
+    assert!(!after.text.to_lowercase().contains("hunter2"), "{}", after.text);
+    assert!(after.text.contains("[secret]"), "{}", after.text);
+}
+
+#[test]
+fn a_card_number_in_a_field_named_anything_is_secret() {
+    let mut nodes = vec![node(1, "RootWebArea", "Pay", &[10, 3])];
+    nodes.extend(field(10, "Card", "5500 0000 0000 0004", 11));
+    nodes.push(node(3, "StaticText", "You typed 5500-0000-0000-0004", &[]));
+    let s = snapshot(&page(nodes), &[fact(10, &[("type", "text")])], &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains("textbox A0 \"Card\" secret=credit-card filled"), "{}", s.text);
+    assert!(!s.text.contains("5500 0000") && !s.text.contains("0000 0004"), "{}", s.text);
+    // An order number of another shape is not.
+    let mut nodes = vec![node(1, "RootWebArea", "Order", &[10])];
+    nodes.extend(field(10, "Order", "1234567890123", 11));
+    let s = snapshot(&page(nodes), &[], &Options::default(), &mut RefTable::new()).unwrap();
+    assert!(s.text.contains(": 1234567890123"), "{}", s.text);
+}
+
+#[test]
+fn a_diff_cuts_a_value_the_snapshot_before_printed_over_two_lines() {
+    let facts = [fact(10, &[("type", "password")])];
+    let diff = Options { diff: true, ..Options::default() };
+    let (mut refs, mut previous) = (RefTable::new(), Previous::default());
+    let mut nodes = vec![node(1, "RootWebArea", "Sign in", &[2, 10]), node(2, "alert", "", &[3]), node(3, "StaticText", "You typed open\n  sesame-canary", &[])];
+    nodes[0]["childIds"].as_array_mut().unwrap().extend((100..140).map(|i| json!(i.to_string())));
+    nodes.extend(field(10, "Password", "", 11));
+    nodes.extend((100..140).map(|i| node(i, "paragraph", &format!("Terms of use, clause {i}"), &[])));
+    snapshot_typed(&page(nodes.clone()), &facts, &Typed::default(), &diff, &mut refs, &mut previous).unwrap();
+    nodes[1]["childIds"] = json!([]);
+    let after = snapshot_typed(&page(nodes), &facts, &typed_with(&["open sesame-canary"]), &diff, &mut refs, &mut previous).unwrap();
+    assert!(after.diff.is_some_and(|d| !d.full), "{}", after.text);
+    assert!(!after.text.contains("open") && !after.text.contains("sesame"), "{}", after.text);
 }

@@ -10,15 +10,20 @@
 //! other nodes' names, descriptions and URLs, the way Chrome's name
 //! computation and pages put it there: a label around the field, a button
 //! `aria-labelledby` it, a hidden field a label points at, a short code in
-//! a checkbox's label. It then takes two snapshots with random options
-//! (the second on the same ref table, maybe of a subtree), resolves every
-//! ref, saves the ref table, and sometimes parses a corrupted JSON copy of
-//! the input. It fails on a panic, on a canary (or a bullet run of its
-//! length) in any of those outputs or errors, and on a short code left in
-//! the label Chrome built from it.
+//! a checkbox's label. And values typed into secret fields that are empty
+//! now (cleared after a try), known only by their fingerprints, echoed by
+//! the page in other case, spacing or digit grouping, in names, values,
+//! descriptions and URLs. It then takes two snapshots with random options
+//! (the second on the same ref table, maybe of a subtree; where values were
+//! typed, the first may be a diff against a snapshot taken before they were
+//! known, of the page with one more echo), resolves every ref, saves the ref
+//! table, and sometimes parses a corrupted JSON copy of the input. It fails
+//! on a panic, on a canary (or a bullet run of its length, or a typed value
+//! in any case or grouping) in any of those outputs or errors, and on a
+//! short code left in the label Chrome built from it.
 
 use axsnap_core::cdp::{AxNode, AxProperty, AxValue, FrameInput, RelatedNode, Scalar};
-use axsnap_core::{snapshot, FieldFacts, Format, Mode, Options, RefTable, SecretReason, SnapshotInput};
+use axsnap_core::{snapshot, snapshot_typed, FieldFacts, Format, Mode, Options, Previous, RefTable, SecretReason, SnapshotInput, Typed};
 use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -157,6 +162,13 @@ struct Canary {
     bullets: Option<(char, usize)>,
 }
 
+/// A value typed into a secret field: it must not come out in any case,
+/// nor its digits in any grouping.
+struct TypedCanary {
+    lower: String,
+    digits: Option<String>,
+}
+
 /// A short secret value and the node whose name Chrome built from it.
 struct ShortCode {
     value: String,
@@ -178,6 +190,13 @@ struct Exec {
     facts: Vec<FieldFacts>,
     canaries: Vec<Canary>,
     shorts: Vec<ShortCode>,
+    /// Fingerprints of the values typed before, as the extension keeps them.
+    typed: Typed,
+    typed_canaries: Vec<TypedCanary>,
+    /// Whether the first snapshot is a diff against one taken before the
+    /// typed values were known, and the echo the page showed then.
+    diff_before: bool,
+    echo_before: Option<String>,
     next_id: i64,
     /// Bullet runs the page has of itself: a planted length is never one.
     natural: Vec<(char, usize)>,
@@ -270,22 +289,14 @@ impl Exec {
         nodes.extend([checkbox, field, inner]);
         // The value again, elsewhere: names, descriptions, a button labelled by the field, URLs.
         for _ in 0..self.rng.usize(1..=4) {
-            let at = self.pick_other(f);
-            let n = &mut self.frames[f].nodes[at];
-            match self.rng.u8(..5) {
-                0 => n.name = text(&format!("Code {value}")),
-                1 => n.description = text(&value),
-                2 => n.value = text(&format!("{value} ")),
-                // A value in a URL has no raw whitespace (a browser encodes it).
-                3 if !value.contains(char::is_whitespace) => n.properties.push(prop("url", &format!("https://page.test/verify?code={value}"))),
-                3 => n.name = text(&format!("{value}: sent")),
-                _ => {
-                    let mut button = node("", "button", &format!("Unlock {value}"));
-                    button.backend_dom_node_id = Some(self.fresh_id());
-                    button.properties = vec![prop("focusable", "true"), relation("labelledby", &[backend])];
-                    self.attach(f, button);
-                }
+            if self.rng.u8(..5) < 4 {
+                self.echo_in(f, "Code ", &value);
+                continue;
             }
+            let mut button = node("", "button", &format!("Unlock {value}"));
+            button.backend_dom_node_id = Some(self.fresh_id());
+            button.properties = vec![prop("focusable", "true"), relation("labelledby", &[backend])];
+            self.attach(f, button);
         }
         // How the facts make it secret (a masked field needs none).
         let reason = match (masked, self.rng.u8(..6)) {
@@ -312,6 +323,85 @@ impl Exec {
             self.canaries.push(Canary { value: Some(squashed), bullets: None });
         } else {
             self.canaries.push(Canary { value: None, bullets });
+        }
+    }
+
+    /// A secret field that is empty now, holding before a value known by
+    /// its fingerprints only (to the field's facts or to the tab's memory),
+    /// and the page echoing that value in other forms.
+    fn plant_typed(&mut self) {
+        let f = self.rng.usize(..self.frames.len());
+        let backend = self.fresh_id();
+        let numeric = self.rng.u8(..3) == 0;
+        let value = if numeric {
+            let sep = [" ", "-", ""][self.rng.usize(..3)];
+            let groups: Vec<String> = (0..4).map(|_| std::iter::repeat_with(|| self.rng.digit(10)).take(4).collect()).collect();
+            groups.join(sep)
+        } else if self.diff_before {
+            // A line break printed (escaped) before the value was known is
+            // not recognised in the diff's removed lines: a limit, not tested.
+            self.canary_value().split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            self.canary_value()
+        };
+        let mut field = node("", "textbox", "Password");
+        field.backend_dom_node_id = Some(backend);
+        field.value = text("");
+        field.properties = vec![prop("focusable", "true"), prop("editable", "plaintext")];
+        self.attach(f, field);
+        let (attributes, reason) = match self.rng.u8(..4) {
+            0 => (vec!["type".into(), "password".into()], None),
+            1 => (vec!["autocomplete".into(), "current-password".into()], None),
+            2 => (vec!["autocomplete".into(), "cc-number".into()], None),
+            _ => (vec!["type".into(), "text".into()], Some(SecretReason::Password)),
+        };
+        let prints = self.typed.prints_of(&value);
+        let mut fact = FieldFacts { frame: self.frames[f].key.clone(), backend_node_id: backend, tag: "input".into(), attributes, reason, ..FieldFacts::default() };
+        if self.rng.bool() {
+            fact.typed = prints;
+        } else {
+            self.typed.add(&prints);
+        }
+        self.facts.push(fact);
+        let squashed = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        let digits: String = value.chars().filter(char::is_ascii_digit).collect();
+        for _ in 0..self.rng.usize(1..=4) {
+            let echo = self.echo_of(&value, numeric);
+            self.echo_in(f, "Wrong password: ", &echo);
+        }
+        if self.echo_before.is_none() {
+            self.echo_before = Some(format!("You typed {}", self.echo_of(&value, numeric)));
+        }
+        self.typed_canaries.push(TypedCanary { lower: squashed.to_lowercase(), digits: numeric.then_some(digits) });
+    }
+
+    /// `echo` in a node of the page's own in frame `f`: in its name after
+    /// `lead`, its description, its value, or a URL.
+    fn echo_in(&mut self, f: usize, lead: &str, echo: &str) {
+        let at = self.pick_other(f);
+        let n = &mut self.frames[f].nodes[at];
+        match self.rng.u8(..4) {
+            0 => n.name = text(&format!("{lead}{echo}")),
+            1 => n.description = text(echo),
+            2 => n.value = text(&format!("{echo} ")),
+            // A value in a URL has no raw whitespace (a browser encodes it).
+            _ if !echo.contains(char::is_whitespace) => n.properties.push(prop("url", &format!("https://page.test/verify?code={echo}&x=1"))),
+            _ => n.name = text(&format!("{echo}: sent")),
+        }
+    }
+
+    /// The value as a page may echo it: another case, other whitespace, other digit groups.
+    fn echo_of(&mut self, value: &str, numeric: bool) -> String {
+        if numeric && self.rng.bool() {
+            let digits: Vec<char> = value.chars().filter(char::is_ascii_digit).collect();
+            let sep = [" ", "-", "", "."][self.rng.usize(..4)];
+            return digits.chunks(4).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join(sep);
+        }
+        match self.rng.u8(..4) {
+            0 => value.to_uppercase(),
+            1 => value.to_lowercase(),
+            2 if !self.diff_before => value.split_whitespace().collect::<Vec<_>>().join("\n\t "),
+            _ => value.to_string(),
         }
     }
 
@@ -412,6 +502,13 @@ impl Exec {
     }
 }
 
+/// `s` with the separators between digits taken out (`5500-0000` → `55000000`).
+fn digits_joined(s: &str) -> String {
+    let c: Vec<char> = s.chars().collect();
+    let between = |i: usize| i > 0 && i + 1 < c.len() && c[i - 1].is_ascii_digit() && c[i + 1].is_ascii_digit() && matches!(c[i], ' ' | '-' | '.' | '/');
+    c.iter().enumerate().filter(|&(i, _)| !between(i)).map(|(_, ch)| ch).collect()
+}
+
 /// The lengths of the runs of `glyph` in `s`.
 fn runs(s: &str, glyph: char) -> Vec<usize> {
     let mut out = Vec::new();
@@ -481,7 +578,11 @@ fn build(seeds: &Seeds, seed: u64, iteration: u64) -> (Exec, SnapshotInput) {
         let owner = frames[0].nodes[rng.usize(..frames[0].nodes.len())].backend_dom_node_id;
         frames.push(FrameInput { key: "child".into(), parent: Some("main".into()), owner, nodes: child, ..FrameInput::default() });
     }
-    let mut x = Exec { rng, frames, facts: Vec::new(), canaries: Vec::new(), shorts: Vec::new(), next_id: 5_000_000, natural: Vec::new(), own: Vec::new() };
+    let salt = format!("{:016x}{:016x}", rng.u64(..), rng.u64(..));
+    let mut x = Exec {
+        rng, frames, facts: Vec::new(), canaries: Vec::new(), shorts: Vec::new(), typed: Typed::new(&salt), typed_canaries: Vec::new(),
+        diff_before: false, echo_before: None, next_id: 5_000_000, natural: Vec::new(), own: Vec::new(),
+    };
     // Damage first: it must not take a planted field away (the extension
     // would then pass its value as a hidden field's).
     x.mutate();
@@ -495,6 +596,12 @@ fn build(seeds: &Seeds, seed: u64, iteration: u64) -> (Exec, SnapshotInput) {
     }
     if x.rng.u8(..3) == 0 {
         x.plant_short();
+    }
+    if x.rng.u8(..2) == 0 {
+        x.diff_before = x.rng.bool();
+        for _ in 0..x.rng.usize(1..=2) {
+            x.plant_typed();
+        }
     }
     let input = SnapshotInput { frames: std::mem::take(&mut x.frames) };
     (x, input)
@@ -511,15 +618,28 @@ fn exec(seeds: &Seeds, seed: u64, iteration: u64) -> Result<(), String> {
     let (mut x, input) = build(seeds, seed, iteration);
     let mut outputs: Vec<String> = Vec::new();
     let mut refs = RefTable::new();
-    let first = x.options(None);
-    match snapshot(&input, &x.facts, &first, &mut refs) {
+    let mut previous = Previous::default();
+    let mut first = x.options(None);
+    if let Some(echo) = x.echo_before.clone().filter(|_| x.diff_before) {
+        // A diff whose removed lines were printed before the values were
+        // known (whole: a line clipped then is a prefix no print matches).
+        first = Options { format: Format::Text, diff: true, max_text: None, max_url: None, ..first };
+        let mut before = input.clone();
+        let mut toast = node("toast", "StaticText", &echo);
+        toast.backend_dom_node_id = Some(4_999_999);
+        before.frames[0].nodes[0].child_ids.push(toast.node_id.clone());
+        before.frames[0].nodes.push(toast);
+        let _unchecked = snapshot_typed(&before, &x.facts, &Typed::default(), &Options { diff: false, ..first.clone() }, &mut refs, &mut previous);
+        x.typed_canaries.push(TypedCanary { lower: echo["You typed ".len()..].to_lowercase(), digits: None });
+    }
+    match snapshot_typed(&input, &x.facts, &x.typed, &first, &mut refs, &mut previous) {
         Ok(s) => outputs.push(format!("{}\n{:?}\n{:?}", s.text, s.stats, s.secrets)),
         Err(e) => outputs.push(e.to_string()),
     }
     let issued = refs.live() as u32 + 2;
     let root = (x.rng.u8(..3) == 0).then(|| format!("A{}", x.rng.u32(..issued.max(1))));
     let second = x.options(root);
-    match snapshot(&input, &x.facts, &second, &mut refs) {
+    match snapshot_typed(&input, &x.facts, &x.typed, &second, &mut refs, &mut previous) {
         Ok(s) => outputs.push(format!("{}\n{:?}", s.text, s.stats)),
         Err(e) => outputs.push(e.to_string()),
     }
@@ -552,6 +672,15 @@ fn exec(seeds: &Seeds, seed: u64, iteration: u64) -> Result<(), String> {
         }
         if out.contains(CANARY) {
             return Err(format!("canary prefix in output:\n{out}"));
+        }
+        let lower = out.to_lowercase();
+        for c in &x.typed_canaries {
+            if lower.contains(&c.lower) || lower.contains(&CANARY.to_lowercase()) {
+                return Err(format!("typed value {:?} in output:\n{out}", c.lower));
+            }
+            if c.digits.as_ref().is_some_and(|d| digits_joined(out).contains(d.as_str())) {
+                return Err(format!("typed number {:?} in output:\n{out}", c.digits));
+            }
         }
     }
     for s in &x.shorts {

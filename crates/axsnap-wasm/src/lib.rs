@@ -3,7 +3,7 @@
 //! is a JS `Error` with a stable `code`.
 
 use axsnap_core::cdp::{RawInput, NOT_INPUT};
-use axsnap_core::{Defaults, DiffOutcome, Error, FieldFacts, Options, PageFact, Previous, RefFact, RefTable, SecretField, Snapshot, SnapshotInput, Stats};
+use axsnap_core::{Defaults, DiffOutcome, Error, FieldFacts, Options, PageFact, Previous, RefFact, RefTable, SecretField, Snapshot, SnapshotInput, Stats, Typed};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -97,8 +97,24 @@ fn field_facts(value: JsValue) -> Result<Vec<FieldFacts>, JsValue> {
         return Ok(Vec::new());
     }
     serde_wasm_bindgen::from_value(value).map_err(|_| {
-        js_error("bad_input", "field facts: expected [{frame, backendNodeId, tag?, attributes?, textSecurity?, reason?, filled?, value?}]")
+        js_error("bad_input", "field facts: expected [{frame, backendNodeId, tag?, attributes?, textSecurity?, reason?, filled?, value?, typed?}]")
     })
+}
+
+/// `{salt, prints}` read by hand: serde's code for it would cost the .wasm kilobytes.
+fn typed_prints(value: JsValue) -> Result<Typed, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Typed::default());
+    }
+    let get = |k: &str| js_sys::Reflect::get(&value, &k.into()).ok();
+    let salt = get("salt").and_then(|s| s.as_string());
+    let prints = get("prints").and_then(|p| p.dyn_into::<js_sys::Array>().ok());
+    let (Some(salt), Some(prints)) = (salt, prints) else {
+        return Err(js_error("bad_input", "typed: expected {salt, prints}"));
+    };
+    let mut typed = Typed::new(&salt);
+    typed.add(&prints.iter().filter_map(|p| p.as_string()).collect::<Vec<_>>());
+    Ok(typed)
 }
 
 fn to_js(s: Snapshot) -> Result<JsValue, JsValue> {
@@ -129,15 +145,18 @@ impl Snapshotter {
     /// found secret. Passing the object beat passing a JSON string once
     /// JSON.stringify is counted; its nodes are packed in JS and cross into
     /// Wasm at once (see `read_input`).
-    pub fn snapshot(&mut self, input: JsValue, facts: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+    /// `typed`: the fingerprints of values typed into secret fields before,
+    /// `{salt, prints}` (see `typed`).
+    pub fn snapshot(&mut self, input: JsValue, facts: JsValue, opts: JsValue, typed: JsValue) -> Result<JsValue, JsValue> {
         let input = read_input(&input)?;
-        self.run(&input, facts, opts)
+        self.run(&input, facts, opts, typed)
     }
 
-    fn run(&mut self, input: &SnapshotInput, facts: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+    fn run(&mut self, input: &SnapshotInput, facts: JsValue, opts: JsValue, typed: JsValue) -> Result<JsValue, JsValue> {
         let options = options(opts)?;
         let facts = field_facts(facts)?;
-        let snap = axsnap_core::snapshot_since(input, &facts, &options, &mut self.refs, &mut self.previous).map_err(core_error)?;
+        let typed = typed_prints(typed)?;
+        let snap = axsnap_core::snapshot_typed(input, &facts, &typed, &options, &mut self.refs, &mut self.previous).map_err(core_error)?;
         to_js(snap)
     }
 
@@ -183,6 +202,16 @@ impl Snapshotter {
     pub fn live_refs(&self) -> usize {
         self.refs.live()
     }
+}
+
+/// `texts` with every value typed into a secret field (`typed`, as for a
+/// snapshot) cut out; `null` where nothing was cut: for what the extension
+/// says that is no snapshot (errors, dialogs, titles, URLs).
+#[wasm_bindgen(js_name = scrubTyped)]
+pub fn scrub_typed(texts: js_sys::Array, typed: JsValue) -> Result<js_sys::Array, JsValue> {
+    let typed = typed_prints(typed)?;
+    let cut = |t: JsValue| t.as_string().and_then(|t| axsnap_core::secrets::scrub_typed(&t, &typed)).map_or(JsValue::NULL, JsValue::from);
+    Ok(texts.iter().map(cut).collect())
 }
 
 /// The core's version, for the extension's about line.

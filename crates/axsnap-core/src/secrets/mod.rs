@@ -18,13 +18,21 @@
 //! of mask glyphs. Values shorter than [`MIN_ANYWHERE`] characters, and
 //! shorter mask runs, are cut only as whole words and only where Chrome puts
 //! them: in the field's own node, its ancestors (names from content) and the
-//! nodes labelled or described by them. Nothing is kept between calls.
+//! nodes labelled or described by them.
+//!
+//! Values typed into secret fields are also cut out when the core is not
+//! given them (the field was cleared, or Chrome shows bullets), and as the
+//! page may echo them (other case, other separators): by their fingerprints
+//! ([`typed`]), which the extension keeps for the document and passes with
+//! each call. Nothing else is kept between calls.
 
 mod decide;
 mod scrub;
+pub mod typed;
 
-pub use decide::reason;
-pub use scrub::{is_masked, MIN_ANYWHERE, PLACEHOLDER};
+pub use decide::{card_number, reason};
+pub use scrub::{is_masked, scrub_typed, scrub_typed_lines, MIN_ANYWHERE, PLACEHOLDER};
+pub use typed::Typed;
 
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
@@ -84,6 +92,10 @@ pub struct FieldFacts {
     /// for this one call, never stored, printed or logged.
     #[serde(default)]
     pub value: Option<String>,
+    /// Fingerprints of the current value (see [`typed`]), made in the page:
+    /// used if the field is secret.
+    #[serde(default)]
+    pub typed: Vec<String>,
 }
 
 impl FieldFacts {
@@ -105,6 +117,7 @@ impl std::fmt::Debug for FieldFacts {
             .field("reason", &self.reason)
             .field("filled", &self.filled)
             .field("value", &self.value.as_ref().map(|_| PLACEHOLDER))
+            .field("typed", &self.typed.len())
             .finish()
     }
 }
@@ -119,7 +132,7 @@ pub struct SecretField {
 }
 
 /// One secret field and what must be cut out for it.
-struct Field {
+struct Field<'a> {
     frame: u32,
     node: Option<NodeId>,
     backend_id: Option<i64>,
@@ -127,16 +140,23 @@ struct Field {
     filled: bool,
     values: Vec<String>,
     masked: Vec<char>,
+    typed: &'a [String],
 }
 
 /// Decides which fields are secret, marks them in the tree and cuts their
-/// values out of it. Returns the secret fields.
-pub fn redact(tree: &mut Tree, facts: &[FieldFacts]) -> Vec<SecretField> {
+/// values, and every value typed before (`typed`), out of it. Returns the
+/// secret fields, and the fingerprints in force (`typed` and those of the
+/// secret fields' values now).
+pub fn redact(tree: &mut Tree, facts: &[FieldFacts], typed: &Typed) -> (Vec<SecretField>, Typed) {
     let fields = find_fields(tree, facts);
-    if fields.is_empty() {
-        return Vec::new();
+    let mut typed = typed.clone();
+    for f in &fields {
+        typed.add(f.typed);
     }
-    cut_values(tree, &fields);
+    if fields.is_empty() && typed.is_empty() {
+        return (Vec::new(), typed);
+    }
+    cut_values(tree, &fields, &typed);
     for f in &fields {
         if let Some(id) = f.node {
             // The value the page shows stays unreadable downstream, and
@@ -147,16 +167,17 @@ pub fn redact(tree: &mut Tree, facts: &[FieldFacts]) -> Vec<SecretField> {
             node.props.value_text = node.props.value_text.as_ref().map(|_| PLACEHOLDER.to_string());
         }
     }
-    fields
+    let found = fields
         .iter()
         .filter_map(|f| {
             let backend_node_id = f.backend_id?;
             Some(SecretField { frame: tree.frames[f.frame as usize].key.clone(), backend_node_id, reason: f.reason })
         })
-        .collect()
+        .collect();
+    (found, typed)
 }
 
-fn find_fields(tree: &Tree, facts: &[FieldFacts]) -> Vec<Field> {
+fn find_fields<'a>(tree: &Tree, facts: &'a [FieldFacts]) -> Vec<Field<'a>> {
     // (frame, backend id, fact index), in order: a field has one binary
     // search, and no hash map or std sort is added to the Wasm for it.
     let mut index: Vec<(u32, i64, usize)> = Vec::with_capacity(facts.len());
@@ -178,12 +199,20 @@ fn find_fields(tree: &Tree, facts: &[FieldFacts]) -> Vec<Field> {
             used[i] = true;
         }
         let fact = fact.map(|i| &facts[i]);
-        let masked = (node.role.is_text_field() || node.props.editable) && node.value.as_deref().is_some_and(is_masked);
-        let Some(reason) = fact.and_then(|f| decide::reason(f, &node.name)).or(masked.then_some(SecretReason::Password)) else {
+        let editable = node.role.is_text_field() || node.props.editable;
+        let masked = editable && node.value.as_deref().is_some_and(is_masked);
+        // A card number is one whatever its field is called.
+        let card = editable && node.value.as_deref().is_some_and(card_number);
+        let Some(reason) = fact
+            .and_then(|f| decide::reason(f, &node.name))
+            .or(masked.then_some(SecretReason::Password))
+            .or(card.then_some(SecretReason::CreditCard))
+        else {
             continue;
         };
         let filled = node.value.as_deref().is_some_and(|v| !v.is_empty()) || fact.is_some_and(|f| f.filled);
-        let mut field = Field { frame: node.frame, node: Some(id as NodeId), backend_id: node.backend_id, reason, filled, values: Vec::new(), masked: Vec::new() };
+        let typed = fact.map_or(&[][..], |f| &f.typed[..]);
+        let mut field = Field { frame: node.frame, node: Some(id as NodeId), backend_id: node.backend_id, reason, filled, values: Vec::new(), masked: Vec::new(), typed };
         for v in [node.value.as_deref(), node.props.value_text.as_deref(), fact.and_then(|f| f.value.as_deref())].into_iter().flatten() {
             field.add(v);
         }
@@ -201,7 +230,7 @@ fn find_fields(tree: &Tree, facts: &[FieldFacts]) -> Vec<Field> {
     for &(frame, backend, i) in &index {
         let f = &facts[i];
         let Some(reason) = decide::reason(f, "").filter(|_| !used[i]) else { continue };
-        let mut field = Field { frame, node: None, backend_id: Some(backend), reason, filled: f.filled, values: Vec::new(), masked: Vec::new() };
+        let mut field = Field { frame, node: None, backend_id: Some(backend), reason, filled: f.filled, values: Vec::new(), masked: Vec::new(), typed: &f.typed };
         if let Some(v) = &f.value {
             field.add(v);
         }
@@ -210,7 +239,7 @@ fn find_fields(tree: &Tree, facts: &[FieldFacts]) -> Vec<Field> {
     fields
 }
 
-impl Field {
+impl Field<'_> {
     fn add(&mut self, value: &str) {
         if is_masked(value.trim()) {
             for c in value.trim().chars() {
@@ -227,7 +256,7 @@ impl Field {
     }
 }
 
-fn cut_values(tree: &mut Tree, fields: &[Field]) {
+fn cut_values(tree: &mut Tree, fields: &[Field], typed: &Typed) {
     let long = |v: &&String| v.chars().count() >= MIN_ANYWHERE;
     let mut anywhere: Vec<String> = Vec::new();
     for v in fields.iter().flat_map(|f| &f.values).filter(long) {
@@ -284,6 +313,8 @@ fn cut_values(tree: &mut Tree, fields: &[Field]) {
             words: words.map_or(&[][..], |w| &w[..]),
             masks: &masks[node.frame as usize],
             min_mask_run: if words.is_some() { 1 } else { MIN_ANYWHERE },
+            typed: Some(typed),
+            keep_lines: false,
         };
         let texts = [Some(&mut node.name), node.description.as_mut(), node.value.as_mut(), node.props.value_text.as_mut(), node.props.url.as_mut()];
         for text in texts.into_iter().flatten() {

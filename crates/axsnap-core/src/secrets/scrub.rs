@@ -7,6 +7,7 @@
 //! drop invisible characters, so values are matched as printed: whitespace
 //! runs as one space, invisible characters gone (`words::squash`).
 
+use super::typed::Typed;
 use crate::words::invisible;
 /// A value as it is matched (see above).
 pub use crate::words::squash as collapse;
@@ -47,16 +48,50 @@ pub struct Needles<'a> {
     pub masks: &'a [char],
     /// …when at least this long (0: none).
     pub min_mask_run: usize,
+    /// Fingerprints of typed values, cut wherever they appear.
+    pub typed: Option<&'a Typed>,
+    /// The line breaks inside what is cut stay (lines joined to be cut).
+    pub keep_lines: bool,
 }
 
 impl Needles<'_> {
     fn is_empty(&self) -> bool {
-        self.anywhere.is_empty() && self.words.is_empty() && (self.masks.is_empty() || self.min_mask_run == 0)
+        self.anywhere.is_empty()
+            && self.words.is_empty()
+            && (self.masks.is_empty() || self.min_mask_run == 0)
+            && self.typed.is_none_or(Typed::is_empty)
     }
+}
+
+/// `s` with every typed value cut out, or `None` when there is none.
+pub fn scrub_typed(s: &str, typed: &Typed) -> Option<String> {
+    scrub(s, &Needles { typed: Some(typed), ..Needles::default() })
+}
+
+/// [`scrub_typed`] of lines joined by `\n`, which stay as many: a value
+/// printed over two lines is cut from both.
+pub fn scrub_typed_lines(s: &str, typed: &Typed) -> Option<String> {
+    scrub(s, &Needles { typed: Some(typed), keep_lines: true, ..Needles::default() })
 }
 
 /// `s` with every secret cut out, or `None` when there is nothing to cut.
 pub fn scrub(s: &str, needles: &Needles) -> Option<String> {
+    let mut out = scrub_once(s, needles)?;
+    // A typed value right after another cut one (`[secret]CNRY…`, two
+    // texts printed as one) starts a word only once the first is cut.
+    if let Some(typed) = needles.typed.filter(|t| !t.is_empty()) {
+        let only = Needles { typed: Some(typed), keep_lines: needles.keep_lines, ..Needles::default() };
+        for _ in 0..4 {
+            match scrub_once(&out, &only) {
+                Some(again) => out = again,
+                None => break,
+            }
+        }
+    }
+    Some(out)
+}
+
+fn scrub_once(s: &str, needles: &Needles) -> Option<String> {
     if s.is_empty() || needles.is_empty() {
         return None;
     }
@@ -70,6 +105,9 @@ pub fn scrub(s: &str, needles: &Needles) -> Option<String> {
     }
     if needles.min_mask_run > 0 {
         mask_runs(&hay.text, needles.masks, needles.min_mask_run, &mut spans);
+    }
+    if let Some(t) = needles.typed {
+        t.find(&hay.text, &mut spans);
     }
     if spans.is_empty() {
         return None;
@@ -87,6 +125,9 @@ pub fn scrub(s: &str, needles: &Needles) -> Option<String> {
         let (from, to) = hay.original(start, end);
         out.push_str(&s[at..from]);
         out.push_str(PLACEHOLDER);
+        if needles.keep_lines {
+            out.extend(s[from..to].matches('\n').map(|_| '\n'));
+        }
         at = to;
         i += 1;
     }
@@ -96,7 +137,7 @@ pub fn scrub(s: &str, needles: &Needles) -> Option<String> {
 
 /// Keeps `spans` in order as they come (a handful per string: the std sort
 /// would cost the Wasm kilobytes for nothing).
-fn add_span(spans: &mut Vec<(usize, usize)>, span: (usize, usize)) {
+pub(super) fn add_span(spans: &mut Vec<(usize, usize)>, span: (usize, usize)) {
     let at = spans.iter().position(|&s| s > span).unwrap_or(spans.len());
     spans.insert(at, span);
 }
