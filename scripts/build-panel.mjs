@@ -26,18 +26,18 @@ const englishOnly = {
   },
 };
 
+// The Public Suffix List for protocol/site.js, which the worker loads as a plain module too; first, as the panel imports it.
+await esbuild.build({
+  entryPoints: [join(ROOT, 'node_modules/tldts/dist/es6/index.js')],
+  outfile: join(ROOT, 'protocol/vendor/tldts.js'),
+  bundle: true, format: 'esm', target: 'chrome116', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning',
+});
 const r = await esbuild.build({
   entryPoints: [join(ROOT, 'extension/panel/panel.js')],
   outfile: join(PANEL_DIST, 'panel.js'),
   bundle: true, format: 'esm', target: 'chrome116', platform: 'browser',
   minify: true, sourcemap: 'external', legalComments: 'external', logLevel: 'warning', metafile: true,
   plugins: [englishOnly],
-});
-// The Public Suffix List for protocol/site.js, which the worker loads as a plain module too.
-await esbuild.build({
-  entryPoints: [join(ROOT, 'node_modules/tldts/dist/es6/index.js')],
-  outfile: join(ROOT, 'protocol/vendor/tldts.js'),
-  bundle: true, format: 'esm', target: 'chrome116', platform: 'neutral', minify: true, legalComments: 'inline', logLevel: 'warning',
 });
 const bytes = Object.values(r.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 console.log(`panel: ${statSync(join(PANEL_DIST, 'panel.js')).size} bytes (${bytes} with map and licenses)`);

@@ -29,6 +29,13 @@ const WAIT_DEFAULT_MS = 10000;
 const WAIT_MAX_MS = 30000;
 
 const errorText = (error) => `Error ${error?.code || 'internal'}: ${error?.message || 'no answer from the extension'}`;
+/** The task's sites, for the extension to hold every step that leaves them until the person allows it. */
+const guardOf = (scope) => ({ guard: { sites: [...scope.sites] } });
+/** What the extension's guard said: the sites the person allowed join the task; what it refused is told. */
+const guarded = (scope, res) => {
+  for (const site of res.allowedSites || []) scope.sites.add(site);
+  return (res.blocked || []).map((b) => `\nThe page tried to reach ${b.url} (${b.kind}); it was blocked: ${b.reason === 'declined' ? 'the person declined' : 'nobody could allow it'}. Do not try another way.`).join('');
+};
 const quote = (s) => `“${String(s).slice(0, 80)}”`;
 
 /**
@@ -208,15 +215,16 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         if (ask?.kind === 'site') scope.sites.add(siteOf(linkUrl));
         signal?.throwIfAborted();
         // One call is one step: the extension waits for the page to settle and answers with what changed.
-        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}), ...(to ? { to } : {}) };
+        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}), ...(to ? { to } : {}), ...guardOf(scope) };
         let res = await browser.call(actSnapshots ? { ...request, snapshot: { diff: diffSupported && seen.has(tabId) } } : request);
         if (!res.ok && actSnapshots && res.error?.code === 'bad_request' && /snapshot/.test(res.error.message)) {
           actSnapshots = false; // refused before acting: nothing was done yet
           res = await browser.call(request);
         }
         if (!res.ok) return errorText(res.error);
-        if (typeof res.text === 'string') return `Done: ${what}.\n${view(tabId, res, { diff: diffSupported })}`;
-        return after(tabId, `Done: ${what}.`, signal);
+        const said = guarded(scope, res);
+        if (typeof res.text === 'string') return `Done: ${what}.${said}\n${view(tabId, res, { diff: diffSupported })}`;
+        return after(tabId, `Done: ${what}.${said}`, signal);
       }),
     },
 
@@ -234,8 +242,9 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         const ask = checkSite(scope, url);
         if (!(await confirmed(ask, `navigate to ${url}`, tabId, signal))) return declined(`navigating to ${url}`, ask);
         if (ask) scope.sites.add(siteOf(url));
-        const res = await browser.call({ cmd: 'navigate', tabId, url });
+        const res = await browser.call({ cmd: 'navigate', tabId, url, ...guardOf(scope) });
         if (!res.ok) return errorText(res.error);
+        guarded(scope, res);
         return after(tabId, `Navigated to ${inline(url)}.`, signal);
       }),
     },
@@ -303,8 +312,9 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
           const ask = checkSite(scope, input.url);
           if (!(await confirmed(ask, `open ${input.url} in a new tab`, scope.current, signal))) return declined(`opening ${input.url}`, ask);
           if (ask) scope.sites.add(siteOf(input.url));
-          const res = await browser.call({ cmd: 'tabs', action: 'open', url: input.url });
+          const res = await browser.call({ cmd: 'tabs', action: 'open', url: input.url, ...guardOf(scope) });
           if (!res.ok) return errorText(res.error);
+          guarded(scope, res);
           const tabId = res.tabId;
           scope.tabs.add(tabId);
           scope.current = tabId;
