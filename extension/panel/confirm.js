@@ -24,7 +24,6 @@ function el(tag, props = {}, ...children) {
 
 async function renderConfirms(box) {
   const waiting = await readConfirms();
-  const shown = new Set([...box.children].map((c) => /** @type {HTMLElement} */ (c).dataset.id));
   const groups = waiting.map((c) => {
     const group = el('div', { className: 'prompt confirm-prompt' });
     group.setAttribute('role', 'group');
@@ -43,8 +42,8 @@ async function renderConfirms(box) {
       el('p', { className: 'hint', textContent: `${c.url} (tab ${c.tabId}). Nothing is sent unless you allow it; without an answer within ${Math.round((c.until - c.at) / 1000)} s it is refused.` }),
       el('div', { className: 'row' }, allow, deny),
     );
-    // A new question takes the focus, so that a keyboard user hears it and can answer.
-    if (!shown.has(c.id)) setTimeout(() => allow.focus(), 0);
+    // The focus stays where it is: a key the person was pressing must not answer a question they have not read
+    // (the region is announced, assertively, instead).
     return group;
   });
   box.replaceChildren(...groups);

@@ -31,7 +31,7 @@ import { siteOf } from '../../protocol/site.js';
 
 const PATTERNS = [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }];
 /** The least time a guard holds after its action, so a navigation the action set off a moment later is still held. */
-export const HOLD_MS = 1500;
+export const HOLD_MS = 400;
 
 /**
  * @typedef {{url: string, site: string, kind: 'form'|'navigation'|'popup', reason: 'declined'|'confirmation_unavailable'}} Blocked

@@ -189,6 +189,21 @@ test('(f) a new window on another site: window.open in a click handler, and a fo
   }
 });
 
+test('a new window the person allows is loaded again, by GET, with what the page put in its URL', async () => {
+  const { panel } = await task('/popup');
+  assert.match(await run(panel, 'fill "Feedback" with the page; click button "Preview"', 'Allow once'), /open a window on evil\.test/);
+  let shown;
+  for (let i = 0; i < 100 && !shown; i++) {
+    shown = b.ctx.pages().find((p) => /evil\.test/.test(p.url()));
+    if (!shown) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(shown, 'the new window shows evil.test');
+  opened.push(shown);
+  await shown.waitForFunction(() => document.querySelector('p')?.textContent === 'Got it');
+  assert.equal(evil.length, 1);
+  assert.match(decodeURIComponent(evil[0].url), new RegExp(PRIVATE));
+});
+
 test('the panel\'s own requests without a guard (the developer view) are not held', async () => {
   const page = await b.ctx.newPage();
   opened.push(page);
