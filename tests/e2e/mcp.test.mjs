@@ -202,7 +202,8 @@ test('an agent reaches its own tabs and the ones the person shares, not the othe
   // A second agent on the next port: its own tabs only.
   const agentB = await startAgent('agent-b', port + 1);
   try {
-    await until('the second agent', async () => (await status())?.agents?.length === 2);
+    // The extension looks at a port that never answered again at most 30 s later (its backoff).
+    await until('the second agent', async () => (await status())?.agents?.length === 2, 35000);
     assert.match(await agentB.ok('browser_tabs'), /^no tabs yet/);
     assert.equal((await agentB.call('browser_snapshot', { tabId: mine })).code, 'forbidden');
     assert.equal((await agentB.call('browser_snapshot')).code, 'no_tab');
