@@ -30,7 +30,7 @@ import { judgeRequest, withPage } from './judge.js';
 import { siteOf } from '../../protocol/site.js';
 
 const PATTERNS = [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }];
-/** The least time a guard holds after its action, so a navigation the action set off a moment later is still held. */
+/** The least time a guard holds when the page's settling is not waited for, so a navigation the action set off a moment later is still held. */
 export const HOLD_MS = 400;
 
 /**
@@ -157,9 +157,12 @@ export async function guardTab(tabId, { allowed, ask, sessions, pageUrl, pageSit
     async idle() {
       while (pending.size) await Promise.all([...pending]);
     },
-    /** Holds at least HOLD_MS after the start, decides what is held, then lets go. */
-    async stop() {
-      const wait = HOLD_MS - (Date.now() - started);
+    /**
+     * Decides what is held, then lets go; at least HOLD_MS after the start unless the page was seen to
+     * settle (`settled`: its wait already looked for a navigation the action set off).
+     */
+    async stop(settled = false) {
+      const wait = settled ? 0 : HOLD_MS - (Date.now() - started);
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       await this.idle();
       chrome.debugger.onEvent.removeListener(onEvent);

@@ -101,8 +101,9 @@ export async function guardAct(guard, tabId, t, req) {
   }
   return {
     idle: () => edge.idle(),
-    async stop() {
-      const { blocked } = await edge.stop();
+    /** @param {boolean} [settled]  the page was waited for until it settled */
+    async stop(settled = false) {
+      const { blocked } = await edge.stop(settled);
       return { ...(blocked.length ? { blocked } : {}), ...guardAnswer(guard) };
     },
   };

@@ -167,13 +167,13 @@ const COMMANDS = {
     // A second ref (drag's `to`) passes the same checks as the first.
     const to = req.to === undefined ? undefined : await target(tabId, req.to, caller);
     const guard = req.action === 'dialog' ? null : await guardOf(caller, req);
-    // The guard holds from before the press until the page settled (or HOLD_MS), and says what it blocked.
+    // The guard holds from before the press until the page settled (or edge.js's HOLD_MS), and says what it blocked.
     const guarding = guard ? await guardAct(guard, tabId, t, req) : null;
     let done;
     try {
       done = await actAndLook(req, caller, tabId, t, to, guarding);
     } finally {
-      const said = await guarding?.stop();
+      const said = await guarding?.stop(Boolean(done?.settled));
       if (done && said) Object.assign(done, said);
     }
     return done;
