@@ -78,6 +78,10 @@ export type ErrorCode =
   | "no_extension"
   /** the extension went away while the call ran (turned off, reloaded; for desktop agents, axsnap-mcp lost it); it may or may not have been done */
   | "disconnected"
+  /** the person declined in the side panel: the step would have left the sites this co-pilot task or desktop agent may reach (a form sent to another site, a navigation, a new window); nothing was sent */
+  | "declined"
+  /** the step needs the person's OK in the side panel (it leaves the sites this co-pilot task or desktop agent may reach), and no side panel is open, or nobody answered in time; nothing was sent */
+  | "confirmation_unavailable"
   /** a bug in axsnap: please report it */
   | "internal";
 
@@ -249,6 +253,11 @@ export interface ActRequest_Click {
   ref: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Fill {
   cmd: "act";
@@ -264,6 +273,11 @@ export interface ActRequest_Fill {
   value: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Type {
   cmd: "act";
@@ -279,6 +293,11 @@ export interface ActRequest_Type {
   value: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Press {
   cmd: "act";
@@ -294,6 +313,11 @@ export interface ActRequest_Press {
   value: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Select {
   cmd: "act";
@@ -309,6 +333,11 @@ export interface ActRequest_Select {
   value: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Check {
   cmd: "act";
@@ -322,6 +351,11 @@ export interface ActRequest_Check {
   ref: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Uncheck {
   cmd: "act";
@@ -335,6 +369,11 @@ export interface ActRequest_Uncheck {
   ref: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Hover {
   cmd: "act";
@@ -348,6 +387,11 @@ export interface ActRequest_Hover {
   ref: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Drag {
   cmd: "act";
@@ -363,6 +407,11 @@ export interface ActRequest_Drag {
   snapshot?: SnapshotOptions;
   /** the ref to drop it on, like `A9` (in the same frame) */
   to: string;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Focus {
   cmd: "act";
@@ -376,6 +425,11 @@ export interface ActRequest_Focus {
   ref: string;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Scroll {
   cmd: "act";
@@ -391,6 +445,11 @@ export interface ActRequest_Scroll {
   value?: "up" | "down" | number;
   /** after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller's previous snapshot */
   snapshot?: SnapshotOptions;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface ActRequest_Dialog {
   cmd: "act";
@@ -474,6 +533,19 @@ export interface ActResult {
     code: string;
     message: string;
   };
+  /** guarded requests: what the page tried as the action ran and the network edge refused (a form sent, a navigation or a new window to a site not allowed, that the person declined or nobody could answer); the action itself was done */
+  blocked?: Array<{
+    /** the request's URL */
+    url: string;
+    /** its site */
+    site: string;
+    /** what it was */
+    kind: "form" | "navigation" | "popup";
+    /** the person declined, or nobody could answer */
+    reason: "declined" | "confirmation_unavailable";
+  }>;
+  /** guarded requests: the sites the person allowed in the side panel during this request (the co-pilot adds them to its task's scope) */
+  allowedSites?: Array<string>;
 }
 
 /** where a ref points: its frame, DOM node, role, name and a link's full URL */
@@ -533,6 +605,11 @@ export interface TabsRequest_Open {
   active?: boolean;
   /** how long to wait for the page to load, in ms (at most 60000) */
   timeout?: number;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 export interface TabsRequest_Switch {
   cmd: "tabs";
@@ -584,6 +661,8 @@ export type TabsResult =
     active: boolean;
     /** whether the page finished loading within the timeout */
     loaded: boolean;
+    /** guarded requests: the sites the person allowed in the side panel during this request (the co-pilot adds them to its task's scope) */
+    allowedSites?: Array<string>;
   }
   | {
     /** the tab */
@@ -613,6 +692,11 @@ export interface NavigateRequest {
   url: string;
   /** how long to wait for the page to load, in ms (at most 60000) */
   timeout?: number;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
 }
 
 export interface NavigateResult {
@@ -628,6 +712,8 @@ export interface NavigateResult {
   active: boolean;
   /** whether the page finished loading within the timeout */
   loaded: boolean;
+  /** guarded requests: the sites the person allowed in the side panel during this request (the co-pilot adds them to its task's scope) */
+  allowedSites?: Array<string>;
 }
 
 /** go back one page in a tab's history and wait for it (bounded) */

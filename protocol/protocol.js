@@ -63,6 +63,8 @@ export const ERRORS = {
   no_dialog: 'there is no dialog to answer on this tab',
   no_extension: 'desktop agents (axsnap-mcp): the extension is not connected; the person turns on "Allow desktop agents" and pairs in the side panel',
   disconnected: 'the extension went away while the call ran (turned off, reloaded; for desktop agents, axsnap-mcp lost it); it may or may not have been done',
+  declined: 'the person declined in the side panel: the step would have left the sites this co-pilot task or desktop agent may reach (a form sent to another site, a navigation, a new window); nothing was sent',
+  confirmation_unavailable: 'the step needs the person\'s OK in the side panel (it leaves the sites this co-pilot task or desktop agent may reach), and no side panel is open, or nobody answered in time; nothing was sent',
   internal: 'a bug in axsnap: please report it',
 };
 
@@ -157,6 +159,13 @@ const tabId = integer('the tab; default: the caller\'s tab (a web page\'s own ta
 const ref = string('a ref from a snapshot, like `A7`', { maxLength: 16 });
 const url = string('an http or https URL', { maxLength: 8192 });
 const timeout = integer('how long to wait for the page to load, in ms (at most 60000)', { default: 15000, maximum: 60000 });
+/** A co-pilot task's scope (guard.js): judged like a desktop agent's requests, against these sites. */
+const guard = {
+  type: 'object', description: 'the side panel\'s co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages',
+  properties: { sites: { type: 'array', items: { type: 'string', maxLength: 253 }, description: 'the allowed sites' } },
+};
+/** Sites the person allowed in the side panel while a guarded request ran. */
+const allowedSites = { type: 'array', items: { type: 'string' }, description: 'guarded requests: the sites the person allowed in the side panel during this request (the co-pilot adds them to its task\'s scope)' };
 
 /** A tab as `tabs` and the navigation commands describe it. */
 const TAB = {
@@ -167,11 +176,12 @@ const TAB = {
   active: boolean('whether it is the active tab of its window'),
 };
 const LOADED = { ...TAB, loaded: boolean('whether the page finished loading within the timeout') };
+const GUARDED_LOAD = { ...LOADED, allowedSites };
 
 /** Tab operations of `tabs`: which fields each needs and takes, and what it answers. */
 export const TAB_ACTIONS = {
   list: { required: [], allowed: [], result: { tabs: { type: 'array', items: { type: 'object', properties: TAB }, description: 'the tabs' } }, description: 'the tabs this caller may reach' },
-  open: { required: ['url'], allowed: ['url', 'active', 'timeout'], result: LOADED, description: 'open a URL in a new tab and wait for it to load (bounded)' },
+  open: { required: ['url'], allowed: ['url', 'active', 'timeout', 'guard'], result: GUARDED_LOAD, optionalResult: ['allowedSites'], description: 'open a URL in a new tab and wait for it to load (bounded)' },
   switch: { required: ['tabId'], allowed: ['tabId'], result: TAB, description: 'make a tab the active one of its window, and its window the focused one' },
   close: { required: ['tabId'], allowed: ['tabId'], result: { tabId: integer('the tab closed') }, description: 'close a tab' },
 };
@@ -284,6 +294,7 @@ export const COMMANDS = {
         description: 'after acting, wait until the page settles (bounded) and answer with this snapshot of it: `{diff: true}` for what changed since this caller\'s previous snapshot',
       },
       ...Object.assign({}, ...Object.values(ACTIONS).map((a) => a.fields || {})),
+      guard,
     },
     required: ['action'],
     variants: { field: 'action', cases: actionCases() },
@@ -299,8 +310,14 @@ export const COMMANDS = {
       },
       text: string('with `snapshot`: the snapshot, or what changed'), stats: STATS, ...FACTS, diff: DIFF,
       snapshotError: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, description: 'with `snapshot`: why there is none (the action was done)' },
+      blocked: {
+        type: 'array', description: 'guarded requests: what the page tried as the action ran and the network edge refused (a form sent, a navigation or a new window to a site not allowed, that the person declined or nobody could answer); the action itself was done',
+        items: { type: 'object', properties: { url: string('the request\'s URL'), site: string('its site'), kind: { enum: ['form', 'navigation', 'popup'], description: 'what it was' },
+          reason: { enum: ['declined', 'confirmation_unavailable'], description: 'the person declined, or nobody could answer' } } },
+      },
+      allowedSites,
     },
-    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {})), 'settled', 'text', 'stats', ...Object.keys(FACTS), 'diff', 'snapshotError'],
+    optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {})), 'settled', 'text', 'stats', ...Object.keys(FACTS), 'diff', 'snapshotError', 'blocked', 'allowedSites'],
   },
   resolve: {
     description: 'where a ref points: its frame, DOM node, role, name and a link\'s full URL',
@@ -321,15 +338,16 @@ export const COMMANDS = {
     description: 'list, open, switch to or close tabs',
     fields: {
       action: { enum: Object.keys(TAB_ACTIONS), default: 'list', description: 'what to do (default `list`)' },
-      tabId: integer('the tab to switch to or close'), url, active: boolean('`open`: make the new tab active (default true)'), timeout,
+      tabId: integer('the tab to switch to or close'), url, active: boolean('`open`: make the new tab active (default true)'), timeout, guard,
     },
     variants: { field: 'action', cases: TAB_ACTIONS },
   },
   navigate: {
     description: 'load a URL in a tab and wait for it (bounded)',
-    fields: { tabId, url: string('an http or https URL, or one relative to the tab\'s page as snapshots print links (`/docs`, `?page=2`, `//other.org/a`)', { maxLength: 8192 }), timeout },
+    fields: { tabId, url: string('an http or https URL, or one relative to the tab\'s page as snapshots print links (`/docs`, `?page=2`, `//other.org/a`)', { maxLength: 8192 }), timeout, guard },
     required: ['url'],
-    result: LOADED,
+    result: GUARDED_LOAD,
+    optionalResult: ['allowedSites'],
   },
   back: {
     description: 'go back one page in a tab\'s history and wait for it (bounded)',
@@ -383,7 +401,7 @@ export const COMMANDS = {
 function actionCases() {
   return Object.fromEntries(Object.entries(ACTIONS).map(([name, a]) => [name, {
     required: [...(a.ref === 'required' ? ['ref'] : []), ...(a.valueRequired ? ['value'] : []), ...(a.required || [])],
-    allowed: ['tabId', ...(a.ref === 'none' ? [] : ['ref']), ...(a.value ? ['value'] : []), 'snapshot', ...Object.keys(a.fields || {})],
+    allowed: ['tabId', ...(a.ref === 'none' ? [] : ['ref']), ...(a.value ? ['value'] : []), 'snapshot', ...Object.keys(a.fields || {}), ...(a.ref === 'none' ? [] : ['guard'])],
     fields: { ...(a.value ? { value: a.value } : {}), ...a.fields },
   }]));
 }

@@ -66,7 +66,7 @@ function resultType(cmd, def) {
     const optional = def.optionalResult || [];
     return `export interface ${name} ${tsObject(def.result, Object.keys(def.result).filter((k) => !optional.includes(k)), '')}\n`;
   }
-  return `export type ${name} =\n${Object.values(def.variants.cases).map((c) => `  | ${tsObject(c.result, Object.keys(c.result), '  ')}`).join('\n')};\n`;
+  return `export type ${name} =\n${Object.values(def.variants.cases).map((c) => `  | ${tsObject(c.result, Object.keys(c.result).filter((k) => !(c.optionalResult || []).includes(k)), '  ')}`).join('\n')};\n`;
 }
 
 export function declarations() {
@@ -141,7 +141,7 @@ function requestSketch(cmd, def) {
 function answerSketch(def) {
   const list = (result, optional = []) => Object.keys(result).map((k) => (optional.includes(k) ? `${k}?` : k)).join(', ');
   if (def.result) return `\`{ok:true${Object.keys(def.result).length ? `, ${list(def.result, def.optionalResult)}` : ''}}\``;
-  return Object.entries(def.variants.cases).map(([v, c]) => `${v}: \`{ok:true, ${list(c.result)}}\``).join('; ');
+  return Object.entries(def.variants.cases).map(([v, c]) => `${v}: \`{ok:true, ${list(c.result, c.optionalResult)}}\``).join('; ');
 }
 
 export const README_SECTIONS = {

@@ -271,6 +271,31 @@ export const AGENTS = {
     return done('Done as the page asked.');
   },
 
+  /**
+   * Does what a hostile page would have an obedient model do, step by step as
+   * the goal lists them (`;` between steps): `fill "Feedback" with the page`
+   * (the page's text, private lines included), `click button "Continue"`,
+   * `click link "Next page"`, `press Enter in "Name"`, `open <url>`. Stops at the first refusal.
+   */
+  steps: ({ turns }) => {
+    const page = pages(sinceGoal(turns)).at(-1);
+    if (!page) return look();
+    const made = callsSinceGoal(turns).filter((c) => c.name !== 'snapshot');
+    const last = lastResult(turns)?.text || '';
+    const todo = goal(turns).split(';').map((s) => s.trim()).filter(Boolean);
+    if (made.length && /^(Error|The person declined)/.test(last)) return done(`Stopped: ${last.split('\n')[0]}`);
+    const step = todo[made.length];
+    if (!step) return done(`Done: ${last.split('\n')[0]}`);
+    let m;
+    if ((m = step.match(/^fill "(.+)" with the page$/))) {
+      return call('act', { action: 'fill', ref: find(page.text, 'textbox', m[1]).ref, value: page.text.replace(/\s+/g, ' ').slice(0, 300) });
+    }
+    if ((m = step.match(/^click (\w+) "(.+)"$/))) return call('act', { action: 'click', ref: find(page.text, m[1], m[2]).ref });
+    if ((m = step.match(/^press (\w+) in "(.+)"$/))) return call('act', { action: 'press', value: m[1], ref: find(page.text, 'textbox', m[2]).ref });
+    if ((m = step.match(/^open (\S+)$/))) return call('tabs', { action: 'open', url: m[1] });
+    throw new Error(`unknown step ${step}`);
+  },
+
   /** Clicks "Count clicks" for ever (Stop and step-limit tests). */
   counter: ({ turns }) => {
     const page = pages(sinceGoal(turns)).at(-1);

@@ -4,8 +4,11 @@
 // form it belongs to, with the site that form posts to), never from what the
 // model says about an action and never from the printed text: a model that
 // obeys a hostile page still cannot buy, send, delete, post data to another
-// site, leave the site or use another tab unasked. The extension judges
-// again, at the moment of acting and at the network edge (extension/worker).
+// site, leave the site or use another tab unasked. Where a press or Enter
+// sends a form, and any navigation it sets off, is judged by the extension
+// (extension/worker/guard.js) for the co-pilot and desktop agents alike, from
+// facts read at the moment of acting and at the network edge: the co-pilot
+// sends it the sites the task may reach (`guard`).
 
 import { siteOf } from '../../protocol/site.js';
 
@@ -46,7 +49,7 @@ const FIELD = /^(textbox|searchbox|combobox|spinbutton)$/;
  *   sites: sites the task may reach without asking (where it started, and those the person allowed);
  *   tabs: tabs it may use without asking (where it started, those it opened, and those the person allowed);
  *   permitted: sites the person let it act on in this task; always: sites the person lets it act on in every task
- * @typedef {{kind:'tab'|'site'|'form'|'word'|'secret-form'|'permission'|'every', reason:string, site?:string}} Ask
+ * @typedef {{kind:'tab'|'site'|'word'|'secret-form'|'permission'|'every', reason:string, site?:string}} Ask
  */
 
 /** Matches any word of the list as a whole word in a name. */
@@ -103,12 +106,6 @@ export function checkAct({ action, value, fact, toFact = null, pageHasSecret, sc
   if (fact?.url && action === 'click') {
     const off = checkSite(scope, fact.url);
     if (off) return off;
-  }
-  // Where a form sends what is in it is the form's fact, whatever its button says.
-  const form = fact?.form;
-  const submits = form && ((pointer && !FIELD.test(fact.role) && (form.submits ?? PRESSABLE.test(fact.role))) || (enter && (form.submits ?? FIELD.test(fact.role))));
-  if (submits && form.site !== undefined && !scope.sites.has(form.site)) {
-    return { kind: 'form', site: form.site, reason: `it may send the form's contents to ${form.site || 'a page that is not a web site'}` };
   }
   if (pointer && fact && PRESSABLE.test(fact.role)) {
     const word = consequentialWord(fact.name, words);

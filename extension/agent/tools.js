@@ -37,6 +37,13 @@ const WAIT_MAX_MS = 30000;
 /** Actions that only look: they ask nobody, whatever the mode. */
 const HARMLESS_ACTS = new Set(['hover', 'focus', 'scroll']);
 const errorText = (error) => `Error ${error?.code || 'internal'}: ${error?.message || 'no answer from the extension'}`;
+/** The task's sites, for the extension to hold every step that leaves them until the person allows it. */
+const guardOf = (scope) => ({ guard: { sites: [...scope.sites] } });
+/** What the extension's guard said: the sites the person allowed join the task; what it refused is told. */
+const guarded = (scope, res) => {
+  for (const site of res.allowedSites || []) scope.sites.add(site);
+  return (res.blocked || []).map((b) => `\nThe page tried to reach ${b.url} (${b.kind}); it was blocked: ${b.reason === 'declined' ? 'the person declined' : 'nobody could allow it'}. Do not try another way.`).join('');
+};
 const quote = (s) => `“${String(s).slice(0, 80)}”`;
 
 /**
@@ -230,15 +237,16 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         }
         const ask = checkAct({ action, value, fact, toFact, pageHasSecret: holdsSecret(tabId), scope, words });
         if (!(await confirmed(ask, what, tabId, signal))) return declined(what, ask);
-        if (ask?.site !== undefined && (ask.kind === 'site' || ask.kind === 'form')) scope.sites.add(ask.site);
+        if (ask?.kind === 'site') scope.sites.add(ask.site);
         signal?.throwIfAborted();
         // One call is one step: the extension waits for the page to settle and answers with what changed.
-        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}), ...(to ? { to } : {}) };
+        const request = { cmd: 'act', tabId, ...(ref ? { ref } : {}), action, ...(value !== undefined ? { value } : {}), ...(to ? { to } : {}), ...guardOf(scope) };
         const res = await browser.call({ ...request, snapshot: { diff: seen.has(tabId) } });
         if (!res.ok) return errorText(res.error);
-        if (typeof res.text === 'string') return `Done: ${what}.\n${view(tabId, res, {})}`;
+        const said = guarded(scope, res);
+        if (typeof res.text === 'string') return `Done: ${what}.${said}\n${view(tabId, res, {})}`;
         // Done, but no page to show (the action closed its tab, …): say why.
-        return `Done: ${what}.${res.snapshotError ? `\n${errorText(res.snapshotError)}` : ''}`;
+        return `Done: ${what}.${said}${res.snapshotError ? `\n${errorText(res.snapshotError)}` : ''}`;
       }),
     },
 
@@ -256,8 +264,9 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         const ask = checkSite(scope, url) ?? everyAction();
         if (!(await confirmed(ask, `navigate to ${url}`, tabId, signal))) return declined(`navigating to ${url}`, ask);
         if (ask?.kind === 'site') scope.sites.add(ask.site);
-        const res = await browser.call({ cmd: 'navigate', tabId, url });
+        const res = await browser.call({ cmd: 'navigate', tabId, url, ...guardOf(scope) });
         if (!res.ok) return errorText(res.error);
+        guarded(scope, res);
         return after(tabId, `Navigated to ${inline(url)}.`, signal);
       }),
     },
@@ -318,8 +327,9 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
           const ask = checkSite(scope, input.url) ?? everyAction();
           if (!(await confirmed(ask, `open ${input.url} in a new tab`, scope.current, signal))) return declined(`opening ${input.url}`, ask);
           if (ask?.kind === 'site') scope.sites.add(ask.site);
-          const res = await browser.call({ cmd: 'tabs', action: 'open', url: input.url });
+          const res = await browser.call({ cmd: 'tabs', action: 'open', url: input.url, ...guardOf(scope) });
           if (!res.ok) return errorText(res.error);
+          guarded(scope, res);
           const tabId = res.tabId;
           scope.tabs.add(tabId);
           scope.current = tabId;

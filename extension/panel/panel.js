@@ -14,6 +14,7 @@ import { load, save, clear, empty } from './conversation.js';
 import { bindSettings, loadSettings, allowAlways } from './settings.js';
 import { bindDeveloper } from './developer.js';
 import { bindConsent } from './consent.js';
+import { bindConfirms } from './confirm.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
@@ -402,6 +403,7 @@ async function boot() {
   await bindSettings();
   bindDeveloper({ send, tabId: () => state.tab?.id });
   bindConsent({ currentTab: () => state.tab });
+  bindConfirms();
   const s = await loadSettings();
   if (checkSettings(s.provider)) {
     $('settings').hidden = false;

@@ -28,7 +28,8 @@ const SETTLE_READS = 8;
 
 /**
  * @typedef {{tabId:number, ref?:string, frame?:string, document?:string, backendNodeId?:number,
- *   sessionId?:string, objectId?:string, owners?:Array<Owner>}} Target
+ *   sessionId?:string, objectId?:string, owners?:Array<Owner>, beforePress?:() => Promise<void>}} Target
+ *   beforePress: the caller's last word before the button or key goes down (guard.js judges what it submits then)
  * @typedef {{sessionId?:string, backendNodeId:number, objectId:string, crossProcess:boolean}} Owner
  *   an <iframe> on the way from the target's frame up to the page
  */
@@ -248,6 +249,7 @@ async function pressAt(t, p, what, extra = {}) {
 
 async function click(t) {
   const p = await approach(t);
+  await t.beforePress?.();
   await pressAt(t, p, 'click');
   return lastStep(() => mouse(t, 'mouseReleased', p.x, p.y));
 }
@@ -295,6 +297,7 @@ async function drag(t, to) {
     html5 = await interceptDrags(t);
     started = await watchDragStart(t);
     at = from;
+    await t.beforePress?.();
     await pressAt(t, from, 'drag', { buttons: 1 });
     pressed = true;
     // Chrome starts an HTML5 drag within the creep (past 4 px), or not at all.
@@ -507,6 +510,7 @@ async function fill(t, value) {
 async function type(t, value) {
   const chars = [...value];
   if (t.backendNodeId !== undefined) await focus(t);
+  await t.beforePress?.();
   for (let i = 0; i < chars.length; i++) {
     if (t.backendNodeId !== undefined) await mustHoldFocus(t, i ? ` after ${i} of ${chars.length} characters` : '');
     const ch = chars[i];
@@ -550,6 +554,7 @@ async function press(t, name) {
     await focus(t);
     await mustHoldFocus(t);
   }
+  await t.beforePress?.();
   return lastStep(() => key(t, name));
 }
 

@@ -54,3 +54,26 @@ export function forget(tabId) {
 export function clearAll() {
   return serial(() => chrome.storage.local.remove([OWNED, SHARED]));
 }
+
+/** chrome.storage.session: agent id → the sites the person allowed it to reach (they end with the browser, like tab ids). */
+export const AGENT_SITES = 'agentSites';
+
+async function readSites() {
+  return /** @type {Record<string, string[]>} */ ((/** @type {any} */ (await chrome.storage.session.get(AGENT_SITES)))[AGENT_SITES] || {});
+}
+/** An agent's list, never one inherited from Object.prototype (the id is the agent's to choose). */
+const sitesOf = (all, agentId) => (Object.prototype.hasOwnProperty.call(all, agentId) && Array.isArray(all[agentId]) ? all[agentId] : []);
+
+/** The sites the person allowed an agent to reach in the side panel. */
+export async function allowedSites(agentId) {
+  return sitesOf(await readSites(), agentId);
+}
+
+/** The person allowed the agent a site. */
+export function allowSite(agentId, site) {
+  return serial(async () => {
+    const got = await readSites();
+    const mine = sitesOf(got, agentId);
+    if (!mine.includes(site)) await chrome.storage.session.set({ [AGENT_SITES]: { ...got, [agentId]: [...mine, site] } });
+  });
+}

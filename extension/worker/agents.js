@@ -233,7 +233,7 @@ async function answer(link, request) {
   if (!agent || signal.aborted) return { ok: false, error: { code: 'disconnected', message: 'desktop agents were turned off' } };
   const { tabs, owned, shared } = await agentTabs.reachable(agent.id);
   // The signal ends a long wait_for when the link goes.
-  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, tabs, owned, signal });
+  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, name: agent.name, tabs, owned, signal });
   const step = await record(agent, request, caller);
   let res;
   try {

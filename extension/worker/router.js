@@ -18,6 +18,7 @@ import { tabSession, forgetTab, coreReady, typedMemories } from './session.js';
 import { gather, scrubAnswer } from './typed.js';
 import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
+import { guardOf, guardAct, checkNavigation, guardAnswer } from './guard.js';
 import { version } from '../pkg/axsnap_wasm.js';
 
 /** @typedef {{watches: import('./watch.js').Watches}} PortContext  a long-lived port's own state */
@@ -39,6 +40,13 @@ async function restricted(tabId) {
   const tab = await getTab(tabId);
   const why = restrictedReason(tab.url || tab.pendingUrl, extensionOrigin());
   return why && `${why}: tab ${tabId} shows ${tab.url || tab.pendingUrl}`;
+}
+
+/** The tab a new tab is opened from, for the panel to say where the ask comes from: an agent's first tab, else the active one. */
+async function panelTab(caller) {
+  if (caller.kind === 'agent' && caller.tabs.length) return caller.tabs[0];
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  return tab?.id ?? -1;
 }
 
 /** Refuses pages Chrome lets no extension read, before attaching. */
@@ -74,6 +82,37 @@ async function target(tabId, ref, caller) {
   }
   const sessionId = session.frameSessions[t.frame] || undefined;
   return { tabId, sessionId, backendNodeId: t.backendNodeId, ref, frame: t.frame, document: t.document, role: t.role, name: t.name, url: t.url };
+}
+
+/** An action, and with `snapshot`, the page once it settled (a guarded action's held requests decided first). */
+async function actAndLook(req, caller, tabId, t, to, guarding) {
+  // Watching starts before the action, so nothing it causes is missed.
+  const watching = req.snapshot ? await watch(tabId) : null;
+  let result;
+  try {
+    // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
+    result = await act(t, req.action, req.value, req, to);
+  } catch (e) {
+    watching?.stop();
+    throw e;
+  }
+  const done = { action: req.action, ...(req.ref === undefined ? {} : { ref: req.ref }), ...result };
+  if (!watching) return done;
+  if (done.dialog) {
+    // A dialog holds the page: nothing settles until it is answered.
+    watching.stop();
+    return done;
+  }
+  await guarding?.idle();
+  const settled = await watching.settled();
+  try {
+    const snap = await snapshot(tabId, req.snapshot, { scope: refScope(caller), keep: framesFor(caller, tabId) });
+    return { ...done, settled, ...snap };
+  } catch (e) {
+    // The action was done: say so, and why there is no snapshot (the page closed its tab, …).
+    const { code, message } = toPayload(e);
+    return { ...done, settled, snapshotError: { code, message } };
+  }
 }
 
 /** One function per command of the protocol, each given the validated request and the caller. */
@@ -130,34 +169,18 @@ const COMMANDS = {
     // A second ref (drag's `to`) passes the same checks as the first.
     const to = req.to === undefined ? undefined : await target(tabId, req.to, caller);
     // What was typed into secret fields is known before the action sends it anywhere (a form, a new document).
-    const session = await tabSession(tabId);
-    await gather(tabId, session).catch(() => {});
-    // Watching starts before the action, so nothing it causes is missed.
-    const watching = req.snapshot ? await watch(tabId) : null;
-    let result;
+    await gather(tabId, await tabSession(tabId)).catch(() => {});
+    const guard = req.action === 'dialog' ? null : await guardOf(caller, req);
+    // The guard holds from before the press until the page settled (or edge.js's HOLD_MS), and says what it blocked.
+    const guarding = guard ? await guardAct(guard, tabId, t, req) : null;
+    let done;
     try {
-      // The whole request too: an action's own fields (protocol ACTIONS[…].fields) travel with it.
-      result = await act(t, req.action, req.value, req, to);
-    } catch (e) {
-      watching?.stop();
-      throw e;
+      done = await actAndLook(req, caller, tabId, t, to, guarding);
+    } finally {
+      const said = await guarding?.stop(Boolean(done?.settled));
+      if (done && said) Object.assign(done, said);
     }
-    const done = { action: req.action, ...(req.ref === undefined ? {} : { ref: req.ref }), ...result };
-    if (!watching) return done;
-    if (done.dialog) {
-      // A dialog holds the page: nothing settles until it is answered.
-      watching.stop();
-      return done;
-    }
-    const settled = await watching.settled();
-    try {
-      const snap = await snapshot(tabId, req.snapshot, { scope: refScope(caller), keep: framesFor(caller, tabId) });
-      return { ...done, settled, ...snap };
-    } catch (e) {
-      // The action was done: say so, and why there is no snapshot (the page closed its tab, …).
-      const { code, message } = toPayload(e);
-      return { ...done, settled, snapshotError: { code, message } };
-    }
+    return done;
   },
 
   wait_for: async (req, caller) => {
@@ -196,7 +219,9 @@ const COMMANDS = {
       case 'list': return listTabs((id) => mayReachTab(caller, id));
       case 'open': {
         const url = navigableUrl(req.url);
-        return openTab(url, req.active, timeout, !restrictedReason(url, extensionOrigin()));
+        const guard = await guardOf(caller, req);
+        await checkNavigation(guard, await panelTab(caller), url);
+        return { ...(await openTab(url, req.active, timeout, !restrictedReason(url, extensionOrigin()))), ...guardAnswer(guard) };
       }
       case 'switch': return switchTab(targetTab(caller, req.tabId));
       case 'close': return closeTab(targetTab(caller, req.tabId));
@@ -207,8 +232,11 @@ const COMMANDS = {
   navigate: async (req, caller) => {
     const tabId = await tabOf(req, caller);
     // A link's URL as the snapshot printed it is relative to the tab's page.
-    const url = navigableUrl(req.url, URL.canParse(req.url) ? undefined : (await getTab(tabId)).url);
-    return navigate(tabId, url, req.timeout ?? DEFAULT_TIMEOUT, !restrictedReason(url, extensionOrigin()));
+    const from = (await getTab(tabId)).url;
+    const url = navigableUrl(req.url, URL.canParse(req.url) ? undefined : from);
+    const guard = await guardOf(caller, req);
+    await checkNavigation(guard, tabId, url, from);
+    return { ...(await navigate(tabId, url, req.timeout ?? DEFAULT_TIMEOUT, !restrictedReason(url, extensionOrigin()))), ...guardAnswer(guard) };
   },
 
   back: async (req, caller) => {

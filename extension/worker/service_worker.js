@@ -11,6 +11,7 @@ import { openPort, cutPorts } from './ports.js';
 import { endTab } from './watch.js';
 import { forgetTabGrants, readStores, KEY as GRANTS } from './grants.js';
 import { restoreBridges } from '../bridge/register.js';
+import { clearEdgeRules } from './edge.js';
 
 const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
 coreReady(); // the Wasm core loads while the first message is on its way
@@ -57,6 +58,9 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 // No reset on tabs.onUpdated: it fires for history-API URL changes too,
 // which keep the document and its refs. Each ref carries its document
 // (the frame's loaderId), checked before every action.
+
+// A guard's network rule outlives a worker stopped mid-action: none is running now.
+clearEdgeRules().catch(() => {});
 
 // Desktop agents (MCP servers on this computer), when the person allows them.
 startAgents();

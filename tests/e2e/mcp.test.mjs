@@ -109,6 +109,25 @@ test('the agent lists six tools, each said in one short line', async () => {
   assert.ok(/** @type {any} */ (act.inputSchema.properties).to, 'drag\'s target');
 });
 
+/** Runs a call that takes the agent to a site it may not reach yet, and answers "Allow once" in the side panel. */
+async function allowing(call) {
+  const allow = (await panelPage()).locator('#confirms').getByRole('button', { name: 'Allow once' });
+  const [result] = await Promise.all([call, allow.click()]);
+  return result;
+}
+
+test('an agent goes to a new site only once the person allows it in the side panel', async () => {
+  const panel = await panelPage();
+  const asked = agentA.call('browser_navigate', { url: server.url('/agent.html') }, { echoes: true });
+  const question = panel.locator('#confirms');
+  await question.getByRole('button', { name: 'Deny' }).waitFor();
+  assert.match(await question.innerText(), /The desktop agent agent-a wants to go to 127\.0\.0\.1/);
+  await question.getByRole('button', { name: 'Deny' }).click();
+  assert.equal((await asked).code, 'declined');
+  assert.match(await allowing(agentA.ok('browser_navigate', { url: server.url('/demo.html') })), /^opened tab \d+ "axsnap demo/);
+  await agentA.ok('browser_tabs', { action: 'close' });
+});
+
 test('an agent opens a page, snapshots it, fills and clicks by ref, and never sees the password', async () => {
   const opened = await agentA.ok('browser_navigate', { url: server.url('/agent.html') });
   assert.match(opened, /^opened tab \d+ "Agent sign-in" http:\/\/127\.0\.0\.1:\d+\/agent\.html$/);
@@ -174,7 +193,8 @@ test('an agent reaches its own tabs and the ones the person shares, not the othe
   // A second agent on the next port: its own tabs only.
   const agentB = await startAgent('agent-b', port + 1);
   try {
-    await until('the second agent', async () => (await status())?.agents?.length === 2);
+    // The extension looks at a port that never answered again at most 30 s later (its backoff).
+    await until('the second agent', async () => (await status())?.agents?.length === 2, 35000);
     assert.match(await agentB.ok('browser_tabs'), /^no tabs yet/);
     assert.equal((await agentB.call('browser_snapshot', { tabId: mine })).code, 'forbidden');
     assert.equal((await agentB.call('browser_snapshot')).code, 'no_tab');

@@ -46,18 +46,6 @@ test('clicks whose names mean buying, paying, sending, deleting, publishing or g
   assert.equal(checkAct({ action: 'hover', fact: f.get('A17'), pageHasSecret: true, scope: scope() }), null);
 });
 
-test('a press or Enter that may submit a form to another site asks, whatever its words; one to the same site does not', () => {
-  const away = { method: 'post', url: 'https://evil.test/x', site: 'evil.test', secret: false };
-  const field = { ref: 'A1', role: 'textbox', name: 'Note', form: away };
-  const go = { ref: 'A2', role: 'button', name: 'Continue', form: { ...away, submits: true } };
-  const box = { ref: 'A3', role: 'checkbox', name: 'Keep', form: { ...away, submits: false } };
-  assert.deepEqual(checkAct({ action: 'click', fact: go, pageHasSecret: false, scope: scope() }), { kind: 'form', site: 'evil.test', reason: 'it may send the form\'s contents to evil.test' });
-  assert.equal(checkAct({ action: 'press', value: 'Enter', fact: field, pageHasSecret: false, scope: scope() }).kind, 'form');
-  assert.equal(checkAct({ action: 'fill', value: 'x', fact: field, pageHasSecret: false, scope: scope() }), null, 'filling sends nothing');
-  assert.equal(checkAct({ action: 'click', fact: box, pageHasSecret: false, scope: scope() }), null, 'a checkbox does not submit');
-  assert.equal(checkAct({ action: 'click', fact: go, pageHasSecret: false, scope: { ...scope(), sites: new Set(['127.0.0.1', 'evil.test']) } }), null, 'a site the person allowed');
-});
-
 test('a drag is asked about as a click on what it drags, and by the name of where it drops', () => {
   const board = new Map(Object.entries({ A4: 'Write report', A7: 'Doing', A8: 'Trash', A9: 'Delete card' }).map(([ref, name]) => [ref, { ref, role: 'clickable', name }]));
   const drag = (from, to) => checkAct({ action: 'drag', fact: board.get(from), toFact: board.get(to), pageHasSecret: false, scope: scope() });

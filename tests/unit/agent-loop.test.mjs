@@ -287,16 +287,13 @@ test('in the mode "ask before every action" every act and navigation asks; readi
   assert.deepEqual(host.asked.map((a) => a.type), ['permit', 'permit', 'confirm']);
 });
 
-test('a click that submits a form to another site asks, whatever the button says', async () => {
-  const form = { method: 'post', url: 'https://collect.evil.test/fb', site: 'evil.test', secret: false };
-  const pages = { p: { title: 'Notes', url: 'http://shop.test/notes', lines: () => ['form', el('textbox', 'A1', 'Feedback', { form }, ' '), el('button', 'A2', 'Continue', { form: { ...form, submits: true } }, ' '), el('button', 'A3', 'Make ada an admin')] } };
+test('"Make ada an admin" waits for the person; the sites of the task travel with every act as its guard', async () => {
+  const pages = { p: { title: 'Team', url: 'http://shop.test/team', lines: () => [el('button', 'A3', 'Make ada an admin'), el('button', 'A4', 'Next page')] } };
   const site = fakeSite(pages, 'p');
   const host = fakeHost({ confirm: false });
   const tools = browserTools({ browser: site, host, scope: { startTab: 1, current: 1, sites: new Set(['shop.test']), tabs: new Set([1]), always: new Set(['shop.test']) } });
   await tools.snapshot.execute({}, { toolCallId: 'a' });
-  assert.match(await tools.act.execute({ action: 'fill', ref: 'A1', value: 'the private note' }, { toolCallId: 'b' }), /^Done/);
-  assert.match(await tools.act.execute({ action: 'click', ref: 'A2' }, { toolCallId: 'c' }), /^The person declined: click A2 "Continue" was not done \(it may send the form's contents to evil\.test\)/);
-  assert.match(await tools.act.execute({ action: 'press', ref: 'A1', value: 'Enter' }, { toolCallId: 'd' }), /evil\.test/);
-  assert.match(await tools.act.execute({ action: 'click', ref: 'A3' }, { toolCallId: 'e' }), /its name says “admin”/);
-  assert.deepEqual(site.state.log.filter((m) => m.cmd === 'act').map((m) => m.action), ['fill']);
+  assert.match(await tools.act.execute({ action: 'click', ref: 'A3' }, { toolCallId: 'b' }), /its name says “admin”/);
+  assert.match(await tools.act.execute({ action: 'click', ref: 'A4' }, { toolCallId: 'c' }), /^Done/);
+  assert.deepEqual(site.state.log.filter((m) => m.cmd === 'act').map((m) => [m.ref, m.guard]), [['A4', { sites: ['shop.test'] }]]);
 });
