@@ -124,7 +124,7 @@ test('the client on 127.0.0.1 (externally_connectable): typed errors with the pr
   assert.equal(allowed.access, 'once');
   assert.deepEqual(allowed.tabs, [tabId]);
   assert.equal(allowed.id, 'mine', 'a caller\'s own id comes back');
-  assert.deepEqual(allowed.keys, ['id', 'ok', 'stats', 'tabId', 'text'], 'the answer is the protocol\'s, nothing added');
+  assert.deepEqual(allowed.keys, ['id', 'ok', 'page', 'refs', 'stats', 'tabId', 'text'], 'the answer is the protocol\'s, nothing added');
   assert.equal(allowed.plainId, false, 'no id when the caller gave none');
   assert.match(allowed.interactive, /^page /);
   assert.deepEqual(allowed.codes, { unknown: 'unknown_command', forbidden: 'forbidden', badRef: 'bad_ref', timeout: 'timeout' });
