@@ -36,13 +36,14 @@ export const scriptId = (origin) => `${PREFIX}${patternOf(origin)}`;
 
 /**
  * The bridges the grant store calls for: host pattern → whether the
- * registration outlives the browser. A host has one while an origin on it
+ * registration outlives the browser, and the origins on the host it serves.
+ * A host has one while an origin on it
  * is allowed ("Allow once" until its tabs close, "Always allow") or was
  * denied or revoked (so that it hears `denied`/`revoked` rather than
  * nothing); a forgotten or ended answer leaves nothing behind.
  * @param {Record<string, any>} always  chrome.storage.local `grants`
  * @param {Record<string, any>} session  chrome.storage.session `grants`
- * @returns {Map<string, boolean>}
+ * @returns {Map<string, {persist: boolean, origins: string[]}>}
  */
 export function wantedBridges(always, session) {
   const out = new Map();
@@ -56,7 +57,8 @@ export function wantedBridges(always, session) {
     } catch {
       continue; // a malformed origin in storage
     }
-    out.set(pattern, Boolean(out.get(pattern)) || access === 'always');
+    const had = out.get(pattern) || { persist: false, origins: [] };
+    out.set(pattern, { persist: had.persist || access === 'always', origins: [...had.origins, origin] });
   }
   return out;
 }
@@ -84,6 +86,8 @@ export function injectBridge(tabId) {
 }
 
 let syncing = Promise.resolve();
+/** The origins each host's bridge served at the last sync (empty after the worker restarts: all count as new). */
+const served = new Map();
 
 /**
  * Registers and unregisters the bridge so that the hosts with one are the
@@ -106,7 +110,7 @@ async function sync() {
     .filter((s) => s.id.startsWith(PREFIX)).map((s) => [s.id.slice(PREFIX.length), s]));
   const gone = [...registered.keys()].filter((p) => !wanted.has(p));
   if (gone.length) await chrome.scripting.unregisterContentScripts({ ids: gone.map((p) => PREFIX + p) }).catch(() => {});
-  for (const [pattern, persist] of wanted) {
+  for (const [pattern, { persist }] of wanted) {
     const had = registered.get(pattern);
     if (had && Boolean(had.persistAcrossSessions) === persist) continue;
     if (!(await chrome.permissions.contains({ origins: [pattern] }).catch(() => false))) continue;
@@ -115,10 +119,15 @@ async function sync() {
       await chrome.scripting.registerContentScripts([{ id: PREFIX + pattern, matches: [pattern], js: [BRIDGE_FILE], allFrames: true, runAt: 'document_start', persistAcrossSessions: persist }]);
     } catch { /* the host's access went meanwhile: the next change syncs again */ }
   }
-  // Pages already open on these hosts get the bridge, or have theirs ask the worker again: an origin just
-  // answered is served there now (also in a tab other than the one that asked, for "Always allow").
-  for (const pattern of wanted.keys()) {
+  // Where an origin was just answered, pages already open on its host get the bridge, or have theirs ask
+  // the worker again (also tabs other than the one that asked, for "Always allow"). Other changes (a
+  // revoke, a closed tab) need no injection: the worker closes the ports that must close.
+  for (const [pattern, { origins }] of wanted) {
+    const before = served.get(pattern);
+    served.set(pattern, new Set(origins));
+    if (before && origins.every((o) => before.has(o))) continue;
     const tabs = await chrome.tabs.query({ url: pattern }).catch(() => []);
     await Promise.all(tabs.map((t) => (t.id === undefined ? undefined : injectBridge(t.id))));
   }
+  for (const pattern of gone) served.delete(pattern);
 }

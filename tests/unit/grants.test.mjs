@@ -106,11 +106,13 @@ test('prompts: one per origin, oldest first, in a stable order; a new ask never 
 
 test('bridges follow the answers: per host while an origin there is answered, never for localhost, persistent only for Always allow', () => {
   const stores = (...answers) => apply(empty, ...answers);
-  const wanted = ({ always, session }) => Object.fromEntries(wantedBridges(always, session));
+  const wanted = ({ always, session }) => Object.fromEntries([...wantedBridges(always, session)].map(([k, v]) => [k, v.persist]));
   assert.deepEqual(wanted(empty), {});
   assert.deepEqual(wanted(stores([APP, { kind: 'once', tabId: 5 }])), { 'http://app.test/*': false });
   assert.deepEqual(wanted(stores([APP, { kind: 'always' }])), { 'http://app.test/*': true });
-  assert.deepEqual(wanted(stores([APP, { kind: 'always' }], ['http://app.test:9000', { kind: 'once', tabId: 2 }])), { 'http://app.test/*': true }, 'one registration per host');
+  const two = stores([APP, { kind: 'always' }], ['http://app.test:9000', { kind: 'once', tabId: 2 }]);
+  assert.deepEqual(wanted(two), { 'http://app.test/*': true }, 'one registration per host');
+  assert.deepEqual(wantedBridges(two.always, two.session).get('http://app.test/*').origins, [APP, 'http://app.test:9000'], 'serving both origins');
   assert.deepEqual(wanted(stores([APP, { kind: 'deny' }])), { 'http://app.test/*': false }, 'a denied site hears denied');
   assert.deepEqual(wanted(stores([APP, { kind: 'always' }], [APP, { kind: 'revoke' }])), { 'http://app.test/*': false }, 'a revoked site hears revoked');
   assert.deepEqual(wanted(stores([APP, { kind: 'deny' }], [APP, { kind: 'forget' }])), {}, 'forgotten: no bridge');
