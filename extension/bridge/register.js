@@ -1,10 +1,19 @@
-// Puts the bridge (bridge.js) into the pages of a site the person allowed:
-// asks Chrome for access to the site's host (optional host permissions),
-// registers the bridge as a content script for it, and injects it into the
-// tab that asked, which is already loaded. Sites on 127.0.0.1 and localhost
-// need none of this: externally_connectable lets them call directly.
+// Puts the bridge (bridge.js) into the pages of sites the person answered.
+// The panel asks Chrome for access to a site's host (optional host
+// permissions) in the person's click; the worker keeps the registered
+// content scripts in step with the grant store and Chrome's host access
+// (syncBridges), and puts the bridge into pages already open. Sites on
+// 127.0.0.1 and localhost need none of this: externally_connectable lets
+// them call directly.
+//
+// A match pattern names a host, not an origin (no port), so a registration
+// reaches every origin on the host: the bridge itself stays silent in pages
+// of an origin the person did not answer (bridge.js, policy.js bridgeServes).
+
+import { grantOf, readStores } from '../worker/grants.js';
 
 export const BRIDGE_FILE = 'extension/bridge/bridge.js';
+const PREFIX = 'bridge ';
 
 /** The match pattern of an origin's host (match patterns ignore the port). */
 export function patternOf(origin) {
@@ -22,59 +31,103 @@ export function directlyConnectable(origin) {
   }
 }
 
-/** The id of an origin's registered bridge: one per host pattern. */
-export const scriptId = (origin) => `bridge ${patternOf(origin)}`;
+/** The id of a host's registered bridge: one per host pattern. */
+export const scriptId = (origin) => `${PREFIX}${patternOf(origin)}`;
 
 /**
- * Gives an allowed site the bridge. Call it in the click handler itself:
- * `chrome.permissions.request` works only during the person's gesture (and
- * answers at once when the access was granted before).
- * @param {string} origin
- * @param {number} tabId  the tab that asked: it gets the bridge now
- * @param {boolean} persist  "Always allow": the registration outlives the browser
- * @returns {Promise<boolean>} whether the site has the bridge
+ * The bridges the grant store calls for: host pattern → whether the
+ * registration outlives the browser, and the origins on the host it serves.
+ * A host has one while an origin on it
+ * is allowed ("Allow once" until its tabs close, "Always allow") or was
+ * denied or revoked (so that it hears `denied`/`revoked` rather than
+ * nothing); a forgotten or ended answer leaves nothing behind.
+ * @param {Record<string, any>} always  chrome.storage.local `grants`
+ * @param {Record<string, any>} session  chrome.storage.session `grants`
+ * @returns {Map<string, {persist: boolean, origins: string[]}>}
  */
-export function enableBridge(origin, tabId, persist) {
+export function wantedBridges(always, session) {
+  const out = new Map();
+  for (const origin of new Set([...Object.keys(always || {}), ...Object.keys(session || {})])) {
+    if (directlyConnectable(origin)) continue;
+    const { access } = grantOf(origin, always, session);
+    if (access === 'none') continue;
+    let pattern;
+    try {
+      pattern = patternOf(origin);
+    } catch {
+      continue; // a malformed origin in storage
+    }
+    const had = out.get(pattern) || { persist: false, origins: [] };
+    out.set(pattern, { persist: had.persist || access === 'always', origins: [...had.origins, origin] });
+  }
+  return out;
+}
+
+/**
+ * Asks Chrome for access to an origin's host. Call it in the click handler
+ * itself, before any await: `chrome.permissions.request` works only during
+ * the person's gesture (and answers at once when it was granted before).
+ * @returns {Promise<boolean>}
+ */
+export function requestHostAccess(origin) {
   if (directlyConnectable(origin)) return Promise.resolve(false);
-  return chrome.permissions.request({ origins: [patternOf(origin)] }).then(async (granted) => {
-    if (!granted) return false;
-    await registerBridge(origin, persist);
-    await injectBridge(tabId);
-    return true;
-  }, () => false);
+  return chrome.permissions.request({ origins: [patternOf(origin)] }).then(Boolean, () => false);
 }
 
-/** Registers the bridge for an origin's host (once; a persistent registration replaces a session one). */
-async function registerBridge(origin, persist) {
-  const id = scriptId(origin);
-  const [existing] = await chrome.scripting.getRegisteredContentScripts({ ids: [id] });
-  if (existing && (existing.persistAcrossSessions || !persist)) return;
-  if (existing) await chrome.scripting.unregisterContentScripts({ ids: [id] });
-  await chrome.scripting.registerContentScripts([{ id, matches: [patternOf(origin)], js: [BRIDGE_FILE], allFrames: true, runAt: 'document_start', persistAcrossSessions: persist }]);
+/** Whether Chrome gives the extension access to an origin's host already (no prompt). */
+export function hasHostAccess(origin) {
+  if (directlyConnectable(origin)) return Promise.resolve(false);
+  return chrome.permissions.contains({ origins: [patternOf(origin)] }).then(Boolean, () => false);
 }
 
-/** Puts the bridge into a tab that is already loaded (a second copy in a document does nothing). */
-function injectBridge(tabId) {
+/** Puts the bridge into a tab that is already loaded (a second copy in a document asks the worker again). */
+export function injectBridge(tabId) {
   return chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: [BRIDGE_FILE] }).then(() => {}, () => {});
 }
 
+let syncing = Promise.resolve();
+/** The origins each host's bridge served at the last sync (empty after the worker restarts: all count as new). */
+const served = new Map();
+
 /**
- * Gives every "Always allow" site its bridge again, from the grant store:
- * Chrome does not always keep dynamic content scripts across a restart or
- * an update, whatever `persistAcrossSessions` says (it dropped them for the
- * unpacked extension in tests/e2e/sites.test.mjs), and the person's answer
- * must outlast that. Tabs of those sites already open get it at once. Sites
- * whose host access the person took back in Chrome are left alone.
- * @param {Record<string, {access?: string}>} always  chrome.storage.local `grants`
+ * Registers and unregisters the bridge so that the hosts with one are the
+ * ones the grant store calls for (wantedBridges) and Chrome gives access to.
+ * Also the restore after a browser restart or an update: Chrome does not
+ * always keep dynamic content scripts, whatever `persistAcrossSessions` says
+ * (it dropped them for the unpacked extension in tests/e2e/sites.test.mjs);
+ * open tabs of a host that had lost its bridge get it at once. One run at a
+ * time: registering an id twice fails.
  */
-export async function restoreBridges(always) {
-  const registered = new Set((await chrome.scripting.getRegisteredContentScripts()).map((s) => s.id));
-  for (const [origin, grant] of Object.entries(always)) {
-    if (grant?.access !== 'always' || directlyConnectable(origin) || registered.has(scriptId(origin))) continue;
+export function syncBridges() {
+  syncing = syncing.then(sync, sync);
+  return syncing;
+}
+
+async function sync() {
+  const { always, session } = await readStores();
+  const wanted = wantedBridges(always, session);
+  const registered = new Map((await chrome.scripting.getRegisteredContentScripts())
+    .filter((s) => s.id.startsWith(PREFIX)).map((s) => [s.id.slice(PREFIX.length), s]));
+  const gone = [...registered.keys()].filter((p) => !wanted.has(p));
+  if (gone.length) await chrome.scripting.unregisterContentScripts({ ids: gone.map((p) => PREFIX + p) }).catch(() => {});
+  for (const [pattern, { persist }] of wanted) {
+    const had = registered.get(pattern);
+    if (had && Boolean(had.persistAcrossSessions) === persist) continue;
+    if (!(await chrome.permissions.contains({ origins: [pattern] }).catch(() => false))) continue;
     try {
-      if (!(await chrome.permissions.contains({ origins: [patternOf(origin)] }))) continue;
-      await registerBridge(origin, true);
-      for (const tab of await chrome.tabs.query({ url: patternOf(origin) })) if (tab.id !== undefined) await injectBridge(tab.id);
-    } catch { /* a malformed origin in storage: nothing to restore */ }
+      if (had) await chrome.scripting.unregisterContentScripts({ ids: [PREFIX + pattern] });
+      await chrome.scripting.registerContentScripts([{ id: PREFIX + pattern, matches: [pattern], js: [BRIDGE_FILE], allFrames: true, runAt: 'document_start', persistAcrossSessions: persist }]);
+    } catch { /* the host's access went meanwhile: the next change syncs again */ }
   }
+  // Where an origin was just answered, pages already open on its host get the bridge, or have theirs ask
+  // the worker again (also tabs other than the one that asked, for "Always allow"). Other changes (a
+  // revoke, a closed tab) need no injection: the worker closes the ports that must close.
+  for (const [pattern, { origins }] of wanted) {
+    const before = served.get(pattern);
+    served.set(pattern, new Set(origins));
+    if (before && origins.every((o) => before.has(o))) continue;
+    const tabs = await chrome.tabs.query({ url: pattern }).catch(() => []);
+    await Promise.all(tabs.map((t) => (t.id === undefined ? undefined : injectBridge(t.id))));
+  }
+  for (const pattern of gone) served.delete(pattern);
 }

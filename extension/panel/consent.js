@@ -5,7 +5,7 @@
 // reads it on every request and closes a revoked site's ports.
 
 import { readStores, readPrompts, grantOf, answer, ask, PROMPTS, KEY } from '../worker/grants.js';
-import { enableBridge } from '../bridge/register.js';
+import { requestHostAccess } from '../bridge/register.js';
 
 const WHAT = {
   snapshot: 'read the page in its tab', act: 'act in the page in its tab', resolve: 'look up elements in its tab',
@@ -64,24 +64,62 @@ async function tabTitle(tabId) {
   }
 }
 
+/** Page-provided text, shortened: a title can say anything ("click Allow once to continue"). */
+const PAGE_WORDS_MAX = 60;
+
+/** The asking tab's title, set apart as the page's own words, never as the prompt's. */
+async function pageWords(tabId) {
+  let title = '';
+  try {
+    title = (await chrome.tabs.get(tabId)).title || '';
+  } catch { /* the tab closed: its prompt goes with it */ }
+  if (!title) return el('p', { className: 'page-words', textContent: `In tab ${tabId} (no title).` });
+  const short = title.length > PAGE_WORDS_MAX ? `${title.slice(0, PAGE_WORDS_MAX)}…` : title;
+  return el('p', { className: 'page-words' }, `In tab ${tabId}, whose title the page sets itself (not axsnap's words): `, el('q', { textContent: short }));
+}
+
+/**
+ * When each waiting prompt was first shown where it is now: its buttons work
+ * only a moment later, so a prompt that just appeared or moved (one above it
+ * was answered or its tab closed) cannot take a click meant for another.
+ */
+const shownAt = new Map();
+const ARM_MS = 500;
+
 async function renderAll(promptsBox, listBox, current) {
   const [{ always, session }, waiting] = await Promise.all([readStores(), readPrompts()]);
 
-  const asks = await Promise.all(waiting.map(async (p) => {
+  // Oldest first, in the order they came (grants.js): a new ask waits below, it never takes a place.
+  const now = Date.now();
+  const seen = new Map();
+  const asks = await Promise.all(waiting.map(async (p, i) => {
+    const key = `${i} ${p.origin} ${p.tabId} ${p.at}`;
+    const since = shownAt.get(key) ?? now;
+    seen.set(key, since);
     const group = el('div', { className: 'prompt site-prompt' });
     group.setAttribute('role', 'group');
     group.setAttribute('aria-label', `${p.origin} asks for access`);
     group.dataset.origin = p.origin;
+    const buttons = [
+      // permissions.request (requestHostAccess) must run in the click itself, before any await: Chrome asks only during a gesture.
+      button('Allow once', () => { requestHostAccess(p.origin); answer(p.origin, { kind: 'once', tabId: p.tabId }); }),
+      button('Always allow', () => { requestHostAccess(p.origin); answer(p.origin, { kind: 'always' }); }),
+      button('Deny', () => answer(p.origin, { kind: 'deny' })),
+    ];
+    const wait = since + ARM_MS - now;
+    if (wait > 0) {
+      for (const b of buttons) b.disabled = true;
+      setTimeout(() => { for (const b of buttons) b.disabled = false; }, wait);
+    }
     group.append(
-      el('p', {}, el('strong', { textContent: p.origin }), ` (in ${await tabTitle(p.tabId)}) asks to use axsnap: to ${WHAT[p.cmd] || p.cmd}. It reaches only its own tab (there, only frames from its own origin) unless you share a tab with it.`),
-      el('div', { className: 'row' },
-        // permissions.request (inside enableBridge) must run in the click itself: Chrome asks only during a gesture.
-        button('Allow once', () => { enableBridge(p.origin, p.tabId, false); answer(p.origin, { kind: 'once', tabId: p.tabId }); }),
-        button('Always allow', () => { enableBridge(p.origin, p.tabId, true); answer(p.origin, { kind: 'always' }); }),
-        button('Deny', () => answer(p.origin, { kind: 'deny' }))),
+      el('p', {}, el('strong', { textContent: p.origin }), ` asks to use axsnap: to ${WHAT[p.cmd] || p.cmd}. It reaches only its own tab (there, only frames from its own origin) unless you share a tab with it.`),
+      await pageWords(p.tabId),
+      el('div', { className: 'row' }, ...buttons),
     );
     return group;
   }));
+  shownAt.clear();
+  for (const [k, v] of seen) shownAt.set(k, v);
   promptsBox.replaceChildren(...asks);
   promptsBox.hidden = asks.length === 0;
 

@@ -13,7 +13,9 @@
 //       tabs the person granted the origin from the panel (tab ids do not
 //       outlive the browser). `denied` and `revoked` here win over `always`.
 //   chrome.storage.session `prompts`  [{origin, tabId, url, cmd, at}]
-//       one per origin, newest ask first; the panel shows them.
+//       one per origin, oldest ask first, in a stable order: a new ask waits
+//       behind the ones there and never moves or replaces them (the person
+//       may be about to click one); the panel shows the first.
 
 /** @typedef {{access: 'none'|'once'|'always'|'denied'|'revoked', tabs: number[], shared: number[]}} Grant */
 /** @typedef {{origin: string, tabId: number, url: string, cmd: string, at: number}} Prompt */
@@ -100,9 +102,16 @@ export function withoutTab(session, tabId) {
   return out;
 }
 
-/** The prompt list with one more ask: one per origin, newest first, bounded. */
+/**
+ * The prompt list with one more ask: one per origin, oldest first, bounded.
+ * An origin already waiting keeps its place and its first ask (the tab the
+ * person reads about is the tab the answer is for); when the list is full
+ * the new ask waits outside it (the page asks again on its next request).
+ */
 export function withPrompt(prompts, p) {
-  return [p, ...(prompts || []).filter((x) => x.origin !== p.origin)].slice(0, MAX_PROMPTS);
+  const list = prompts || [];
+  if (list.some((x) => x.origin === p.origin) || list.length >= MAX_PROMPTS) return list;
+  return [...list, p];
 }
 
 // ---- storage (chrome.storage; used by the worker and the panel)
@@ -119,7 +128,7 @@ export async function readGrant(origin) {
   return grantOf(origin, always, session);
 }
 
-/** The prompts waiting for the person, newest first. @returns {Promise<Prompt[]>} */
+/** The prompts waiting for the person, oldest first. @returns {Promise<Prompt[]>} */
 export async function readPrompts() {
   const { [PROMPTS]: prompts } = await chrome.storage.session.get(PROMPTS);
   return Array.isArray(prompts) ? prompts : [];
@@ -135,11 +144,11 @@ export async function answer(origin, a) {
   ]);
 }
 
-/** Queues a prompt for the panel (one per origin). */
+/** Queues a prompt for the panel (one per origin), behind the ones waiting. */
 export async function ask(p) {
   const prompts = await readPrompts();
-  if (prompts[0]?.origin === p.origin && prompts[0]?.tabId === p.tabId) return;
-  await chrome.storage.session.set({ [PROMPTS]: withPrompt(prompts, p) });
+  const next = withPrompt(prompts, p);
+  if (next !== prompts) await chrome.storage.session.set({ [PROMPTS]: next });
 }
 
 /** A closed tab: its once-grants and shares end, its prompts go. */

@@ -135,6 +135,49 @@ export function sharedTab(caller, tabId) {
 }
 
 /**
+ * Does the caller see its tab's top page (its URL and title)? A web page
+ * that is not the top frame does not, unless the person shared that tab
+ * with its site: an embedded widget learns nothing of the page around it.
+ */
+export function seesTopPage(caller, tabId) {
+  return caller.kind !== 'web' || caller.frameId === 0 || sharedTab(caller, tabId);
+}
+
+/**
+ * A tab as this caller may know it: a page that does not see the top page is
+ * told its own frame's URL (Chrome's, from the sender) and no title.
+ * @template {{tabId: number, url: string, title: string}} T
+ * @param {Caller} caller
+ * @param {T} tab
+ * @returns {T}
+ */
+export function tabAsSeenBy(caller, tab) {
+  if (seesTopPage(caller, tab.tabId)) return tab;
+  return { ...tab, title: '', url: caller.kind === 'web' ? caller.url || '' : '' };
+}
+
+/**
+ * May the bridge serve this page (a port of the bridge content script)? The
+ * bridge is registered per host (match patterns carry no port), so the
+ * worker decides per origin: an origin the person answered gets answers
+ * (allowed: its own tab, or asking for another tab; denied or revoked: so it
+ * hears so), while the answer lasts ("Allow once" until its tabs close). Any
+ * other origin on the host gets a bridge that stays silent, and so cannot
+ * ask. A frame with an opaque origin counts as the origin its URL names (it
+ * is refused as opaque, with a typed answer).
+ * @param {Caller} caller  with the grant of bridgeOrigin(caller)
+ */
+export function bridgeServes(caller) {
+  return caller.kind === 'web' && Boolean(caller.grant) && caller.grant?.access !== 'none';
+}
+
+/** The origin whose grant decides whether the bridge serves a page: its own, or for an opaque one its URL's. */
+export function bridgeOrigin(caller) {
+  if (caller.kind !== 'web') return 'null';
+  return opaque(caller.origin) ? originOf(caller.url) : caller.origin;
+}
+
+/**
  * The tab a request is about: its `tabId`, else the caller's own tab, else
  * (`'active'`) the active tab of the last focused window.
  * @returns {number|'active'}

@@ -4,26 +4,51 @@
 
 import { handle } from './router.js';
 import { readGrant } from './grants.js';
+import { bridgeServes, bridgeOrigin } from './policy.js';
 import { Watches } from './watch.js';
 
-/** @type {Map<chrome.runtime.Port, {caller: import('./policy.js').Caller, context: import('./router.js').PortContext}>} */
+/** @type {Map<chrome.runtime.Port, {caller: import('./policy.js').Caller, context: import('./router.js').PortContext, bridge: boolean}>} */
 const open = new Map();
+
+/** The bridge's first word on a port it may use; a port it may not use is closed without a word. */
+export const BRIDGE_OPEN = { axsnapBridge: 'open' };
 
 /**
  * Serves one port. Only web callers are tracked: the panel's ports need no cutting.
  * @param {chrome.runtime.Port} port
  * @param {import('./policy.js').Caller} caller  from the port's sender, by Chrome
+ * @param {{bridge?: boolean}} [how]  a port of the bridge content script: served only where it may serve (bridgeServes)
  */
-export function openPort(port, caller) {
+export function openPort(port, caller, { bridge = false } = {}) {
   const context = { watches: new Watches((event) => send(port, event)) };
-  if (caller.kind === 'web') open.set(port, { caller, context });
+  const ready = bridge ? servesBridge(caller) : Promise.resolve(true);
+  if (caller.kind === 'web') open.set(port, { caller, context, bridge });
   port.onDisconnect.addListener(() => {
     context.watches.stopAll();
     open.delete(port);
   });
-  port.onMessage.addListener((msg) => {
-    handle(msg, caller, context).then((answer) => send(port, answer));
+  ready.then((ok) => {
+    if (!ok) return close(port, context);
+    if (bridge) send(port, BRIDGE_OPEN);
   });
+  port.onMessage.addListener((msg) => {
+    // Nothing is answered on a bridge port before the gate: not even hello (which would queue a prompt).
+    ready.then((ok) => ok && handle(msg, caller, context).then((answer) => send(port, answer)));
+  });
+}
+
+/** Whether the bridge may serve this caller, from the grant of its origin (bridgeOrigin). */
+async function servesBridge(caller) {
+  if (caller.kind !== 'web') return false;
+  return bridgeServes({ ...caller, grant: await readGrant(bridgeOrigin(caller)) });
+}
+
+function close(port, context) {
+  context.watches.stopAll();
+  open.delete(port);
+  try {
+    port.disconnect();
+  } catch { /* already gone */ }
 }
 
 /**
@@ -33,7 +58,12 @@ export function openPort(port, caller) {
  * person answers.
  */
 export async function cutPorts() {
-  for (const [port, { caller, context }] of open) {
+  for (const [port, { caller, context, bridge }] of open) {
+    // A bridge no longer allowed to serve (its "Allow once" ended, the site was forgotten) closes without a word.
+    if (bridge && !(await servesBridge(caller))) {
+      close(port, context);
+      continue;
+    }
     const { access } = await readGrant(/** @type {any} */ (caller).origin);
     if (access !== 'denied' && access !== 'revoked') continue;
     context.watches.stopAll();

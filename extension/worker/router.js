@@ -7,7 +7,7 @@ import { validateRequest, requestId } from '../../protocol/validate.js';
 import { PROTOCOL_VERSION, OPTIONS, FEATURES } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
 import { COMMANDS as PROTOCOL_COMMANDS } from '../../protocol/protocol.js';
-import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from './policy.js';
+import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl, seesTopPage, tabAsSeenBy } from './policy.js';
 import { readGrant, ask } from './grants.js';
 import { RateLimiter } from './rate.js';
 import { snapshot } from './snapshot.js';
@@ -35,11 +35,11 @@ async function tabOf(req, caller) {
   return tab.id;
 }
 
-/** Why Chrome lets no extension read the tab's page, from its URL, or null. */
-async function restricted(tabId) {
+/** Why Chrome lets no extension read the tab's page, from its URL, or null; the URL only to a caller that sees the top page. */
+async function restricted(tabId, caller = undefined) {
   const tab = await getTab(tabId);
   const why = restrictedReason(tab.url || tab.pendingUrl, extensionOrigin());
-  return why && `${why}: tab ${tabId} shows ${tab.url || tab.pendingUrl}`;
+  return why && (caller && !seesTopPage(caller, tabId) ? why : `${why}: tab ${tabId} shows ${tab.url || tab.pendingUrl}`);
 }
 
 /** The tab a new tab is opened from, for the panel to say where the ask comes from: an agent's first tab, else the active one. */
@@ -50,8 +50,8 @@ async function panelTab(caller) {
 }
 
 /** Refuses pages Chrome lets no extension read, before attaching. */
-async function readable(tabId) {
-  const why = await restricted(tabId);
+async function readable(tabId, caller) {
+  const why = await restricted(tabId, caller);
   if (why) throw new AxError('restricted_page', why);
 }
 
@@ -133,7 +133,7 @@ const COMMANDS = {
 
   snapshot: async (req, caller) => {
     const tabId = await tabOf(req, caller);
-    await readable(tabId);
+    await readable(tabId, caller);
     return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller, tabId) })) };
   },
 
@@ -163,7 +163,7 @@ const COMMANDS = {
 
   act: async (req, caller) => {
     const tabId = await tabOf(req, caller);
-    await readable(tabId);
+    await readable(tabId, caller);
     await attachTab(tabId, { allowDialog: req.action === 'dialog' });
     const t = req.ref === undefined ? { tabId, ref: 'page' } : await target(tabId, req.ref, caller);
     // A second ref (drag's `to`) passes the same checks as the first.
@@ -185,7 +185,9 @@ const COMMANDS = {
 
   wait_for: async (req, caller) => {
     const tabId = await tabOf(req, caller);
-    await readable(tabId);
+    // The tab's URL is the top page's: a frame embedded in it could learn it piece by piece.
+    if (req.url !== undefined && !seesTopPage(caller, tabId)) throw new AxError('forbidden', 'a page that is not the top frame may not wait for the tab\'s URL: it is the top page\'s');
+    await readable(tabId, caller);
     // Its own ref table: polling must not move the caller's refs or the snapshot its next diff compares with.
     const reader = { scope: `${refScope(caller)} wait`, keep: framesFor(caller, tabId) };
     return waitFor(req, {
@@ -216,7 +218,10 @@ const COMMANDS = {
   tabs: async (req, caller) => {
     const timeout = req.timeout ?? DEFAULT_TIMEOUT;
     switch (req.action ?? 'list') {
-      case 'list': return listTabs((id) => mayReachTab(caller, id));
+      case 'list': {
+        const { tabs } = await listTabs((id) => mayReachTab(caller, id));
+        return { tabs: tabs.map((t) => tabAsSeenBy(caller, t)) };
+      }
       case 'open': {
         const url = navigableUrl(req.url);
         const guard = await guardOf(caller, req);

@@ -9,8 +9,8 @@ import { knownSession, forgetTab, coreReady } from './session.js';
 import { startAgents } from './agents.js';
 import { openPort, cutPorts } from './ports.js';
 import { endTab } from './watch.js';
-import { forgetTabGrants, readStores, KEY as GRANTS } from './grants.js';
-import { restoreBridges } from '../bridge/register.js';
+import { forgetTabGrants, KEY as GRANTS } from './grants.js';
+import { syncBridges } from '../bridge/register.js';
 import { clearEdgeRules } from './edge.js';
 
 const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
@@ -28,7 +28,9 @@ chrome.runtime.onMessageExternal.addListener((msg, sender, sendResponse) => {
 
 // Long-lived ports: the bridge content script (onConnect) and localhost pages (onConnectExternal).
 chrome.runtime.onConnect.addListener((port) => {
-  openPort(port, callerFrom(port.sender, { external: false, extensionOrigin }));
+  const caller = callerFrom(port.sender, { external: false, extensionOrigin });
+  // A web sender on onConnect is the bridge content script (the only one the extension has).
+  openPort(port, caller, { bridge: caller.kind === 'web' });
 });
 
 chrome.runtime.onConnectExternal.addListener((port) => {
@@ -36,9 +38,15 @@ chrome.runtime.onConnectExternal.addListener((port) => {
 });
 
 // The person narrowed a grant (revoke, deny, a closed tab): open ports of that site close at once.
+// The bridge follows the answers, per host: registered while an origin there is answered, gone after.
 chrome.storage.onChanged.addListener((changes) => {
-  if (changes[GRANTS]) cutPorts();
+  if (!changes[GRANTS]) return;
+  cutPorts();
+  syncBridges().catch(() => {});
 });
+// Host access granted in the person's click may land after the answer is stored; taken back in Chrome, it ends the bridge.
+chrome.permissions.onAdded.addListener(() => { syncBridges().catch(() => {}); });
+chrome.permissions.onRemoved.addListener(() => { syncBridges().catch(() => {}); });
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
   onDebuggerEvent(source, method, params);
@@ -70,6 +78,6 @@ chrome.runtime.onInstalled.addListener(() => {
 });
 
 // "Always allow" sites keep their bridge across browser restarts and extension updates (register.js).
-const restore = () => readStores().then(({ always }) => restoreBridges(/** @type {Record<string, any>} */ (always))).catch(() => {});
+const restore = () => syncBridges().catch(() => {});
 chrome.runtime.onStartup.addListener(restore);
 chrome.runtime.onInstalled.addListener(restore);

@@ -106,6 +106,24 @@ test('a 127.0.0.1 iframe inside another site\'s page gets nothing of that page',
   const tabs = await webCall(widget, { cmd: 'tabs' });
   assert.deepEqual(tabs.tabs.map((t) => t.tabId), [tabId], 'a page lists only its own tab');
 
+  // Nothing of the top page in any answer to the widget: not its URL, not its title, not in facts or errors.
+  const leaks = (answer) => ['embed.html', 'Host page', 'Host account'].filter((w) => JSON.stringify(answer).includes(w));
+  assert.deepEqual(tabs.tabs, [{ tabId, windowId: tabs.tabs[0].windowId, title: '', url: widget.url(), active: true }], 'its own frame\'s URL, no title');
+  assert.deepEqual(snap.page, { title: 'Inner', url: widget.url(), site: '127.0.0.1' }, 'the page fact is its own frame\'s');
+  const waitUrl = await webCall(widget, { cmd: 'wait_for', url: 'embed', timeout: 300 });
+  assert.equal(waitUrl.error?.code, 'forbidden', JSON.stringify(waitUrl));
+  for (const msg of [{ cmd: 'hello' }, { cmd: 'wait_for', text: 'Host', timeout: 300 }, { cmd: 'wait_for', text: 'Inner button', timeout: 300 },
+    { cmd: 'act', ref: refOf(snap.text, 'Inner button'), action: 'click', snapshot: {} }, { cmd: 'navigate', url: 'embed.html' }, { cmd: 'back' }]) {
+    const answer = await webCall(widget, msg);
+    assert.deepEqual(leaks(answer), [], `${JSON.stringify(msg)}: ${JSON.stringify(answer).slice(0, 400)}`);
+  }
+  assert.deepEqual(leaks(snap), []);
+  // The top page itself is told its tab as it is.
+  const own = await webCall(page, { cmd: 'tabs' });
+  assert.equal(own.tabs[0].url, page.url());
+  assert.equal(own.tabs[0].title, 'Host page');
+  assert.equal((await webCall(page, { cmd: 'wait_for', url: 'embed', timeout: 300 })).ok, true);
+
   // The host page (localhost is allowed too) does not see the 127.0.0.1 widget either.
   const host = await webCall(page, { cmd: 'snapshot', options: { full: true } });
   assert.match(host.text, /^page "Host page"/);

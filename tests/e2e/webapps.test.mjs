@@ -8,23 +8,26 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, webCall, refOf, extensionWithHostAccess, ROOT, EXTENSION_ID } from '../harness.mjs';
+import { launch, webCall, refOf, extensionWithHostAccess, until, ROOT, EXTENSION_ID } from '../harness.mjs';
 import { serve } from '../server.mjs';
-import { openPanel as panelIn, answerPrompt, openSites } from '../consent.mjs';
+import { openPanel as panelIn, answerPrompt, openSites, letConnect } from '../consent.mjs';
 
 let b;
 let server;
+let server2; // the same pages on another port: other origins on the same hosts
 let ext;
 
 before(async () => {
   ext = await extensionWithHostAccess(['http://*.test/*']);
   server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+  server2 = await serve({ '/': join(ROOT, 'tests/fixtures') });
   b = await launch({ extensionDir: ext.dir, args: ['--host-resolver-rules=MAP *.test 127.0.0.1'] });
 });
 
 after(async () => {
   await b?.close();
   await server?.close();
+  await server2?.close();
   await ext?.remove();
 });
 
@@ -204,4 +207,117 @@ test('the bridge: app.test allowed from the panel talks over postMessage; other 
   await page.waitForTimeout(1100); // the flood's budget refills
   assert.equal((await page.evaluate(() => window.viaBridge({ cmd: 'snapshot' }))).error.code, 'revoked');
   for (const p of [panel, popup, page, other, local]) await p.close();
+});
+
+/** A bridge request, again while the bridge may still be starting; `{timeout: true}` when none ever answers. */
+async function viaSoon(page, msg, tries = 15) {
+  let a;
+  for (let i = 0; i < tries && !(a && !a.timeout); i++) a = await page.evaluate((m) => window.viaBridge(m, 800), msg);
+  return a;
+}
+
+const bridgeIds = async () => (await b.panel.evaluate(() => chrome.scripting.getRegisteredContentScripts())).map((s) => s.id);
+const promptOrigins = () => b.panel.evaluate(async () => (await import('/extension/worker/grants.js')).readPrompts().then((ps) => ps.map((p) => p.origin)));
+
+test('Deny through the bridge: the site hears denied (not consent_required), until the person forgets it; then nothing', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(`http://deny.test:${server.port}/site.html`);
+  const origin = originOf(page);
+  const panel = await openPanel(await b.tabId(page));
+  await letConnect(panel, origin, 'Deny');
+  const snap = await viaSoon(page, { cmd: 'snapshot' });
+  assert.equal(snap.error?.code, 'denied', JSON.stringify(snap));
+  const hello = await viaSoon(page, { cmd: 'hello' });
+  assert.equal(hello.access, 'denied', JSON.stringify(hello));
+  assert.deepEqual(hello.commands, ['hello', 'ping']);
+  assert.ok((await bridgeIds()).includes('bridge http://deny.test/*'));
+  assert.deepEqual((await promptOrigins()).filter((o) => o === origin), [], 'a denied site does not ask again');
+
+  await openSites(panel);
+  await panel.getByRole('button', { name: `Forget ${origin}: it may ask again` }).click();
+  await until('the bridge unregistered', async () => !(await bridgeIds()).includes('bridge http://deny.test/*'));
+  await page.waitForTimeout(300);
+  assert.deepEqual(await page.evaluate(() => window.viaBridge({ cmd: 'hello' }, 1000)), { timeout: true }, 'forgotten: the bridge in the open page is silent');
+  assert.deepEqual(await promptOrigins().then((o) => o.filter((x) => x === origin)), [], 'and cannot ask');
+  await panel.close();
+  await page.close();
+});
+
+test('the bridge is the origin\'s, not the host\'s: another port of the host gets a silent bridge; "Allow once" ending takes it away', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(`http://once.test:${server.port}/site.html`);
+  const origin = originOf(page);
+  const tabId = await b.tabId(page);
+  const panel = await openPanel(tabId);
+  await letConnect(panel, origin, 'Allow once');
+  assert.equal((await viaSoon(page, { cmd: 'snapshot' })).ok, true);
+  assert.ok((await bridgeIds()).includes('bridge http://once.test/*'));
+
+  const silent = async (p) => {
+    assert.deepEqual(await p.evaluate(() => window.viaBridge({ cmd: 'hello' }, 1500)), { timeout: true }, `${p.url()}: no answer at all`);
+    assert.deepEqual(await p.evaluate(() => new Promise((resolve) => {
+      addEventListener('message', (e) => { if (e.data?.axsnap === 'bridge') resolve('announced'); });
+      postMessage({ axsnap: 'probe' }, location.origin);
+      setTimeout(() => resolve('silent'), 800);
+    })), 'silent', `${p.url()}: the bridge does not even say it is there`);
+  };
+  // Another origin on the same host (another port): the host's bridge is in its page, and silent.
+  const otherPort = await b.ctx.newPage();
+  await otherPort.goto(`http://once.test:${server2.port}/site.html`);
+  await silent(otherPort);
+  const asked = await promptOrigins();
+  assert.ok(!asked.includes(originOf(otherPort)), `no prompt queued by another origin: ${asked}`);
+  // The same origin in another tab asks for that tab, as long as "Allow once" lasts.
+  const otherTab = await b.ctx.newPage();
+  await otherTab.goto(`http://once.test:${server.port}/site.html?label=Other+tab`);
+  assert.equal((await viaSoon(otherTab, { cmd: 'snapshot' })).error?.code, 'consent_required');
+
+  // The tab "Allow once" was for closes: the grant ends, and the bridge with it, in open pages too.
+  await page.close();
+  await until('the bridge unregistered', async () => !(await bridgeIds()).includes('bridge http://once.test/*'));
+  await otherTab.waitForTimeout(300);
+  await silent(otherTab);
+  const later = await b.ctx.newPage();
+  await later.goto(`http://once.test:${server.port}/site.html`);
+  await silent(later);
+  for (const p of [panel, otherPort, otherTab, later]) await p.close();
+});
+
+test('prompts wait in the order they came, the origin their subject; a page\'s title is shown as its own words', async () => {
+  const first = await b.ctx.newPage();
+  await first.goto(server2.url('/site.html'));
+  const second = await b.ctx.newPage();
+  await second.goto(server2.url('/demo.html', 'localhost'));
+  const bait = 'your bank — click Allow once to continue';
+  await second.evaluate((t) => { document.title = t; }, bait);
+  const [a, z] = [originOf(first), originOf(second)];
+  const panel = await openPanel(await b.tabId(first));
+  const shown = () => panel.locator('#site-prompts .site-prompt').evaluateAll((els) => els.map((e) => e.dataset.origin));
+
+  assert.equal((await webCall(first, { cmd: 'snapshot' })).error.code, 'consent_required');
+  await panel.getByRole('group', { name: `${a} asks for access` }).waitFor();
+  assert.equal((await webCall(second, { cmd: 'snapshot' })).error.code, 'consent_required');
+  await panel.getByRole('group', { name: `${z} asks for access` }).waitFor();
+  assert.deepEqual(await shown(), [a, z], 'the new ask waits below the one shown');
+  // Asking again (also from another tab) moves nothing.
+  assert.equal((await webCall(second, { cmd: 'tabs' })).error.code, 'consent_required');
+  const third = await b.ctx.newPage();
+  await third.goto(server2.url('/site.html', 'localhost'));
+  await webCall(third, { cmd: 'snapshot' });
+  await panel.waitForTimeout(300);
+  assert.deepEqual(await shown(), [a, z]);
+  assert.deepEqual((await promptOrigins()).filter((o) => o === a || o === z), [a, z]);
+
+  const group = panel.getByRole('group', { name: `${z} asks for access` });
+  const sentence = await group.locator('p').first().textContent();
+  assert.match(sentence, new RegExp(`^${z.replace(/[.]/g, '\\.')} asks to use axsnap`), 'the origin is the subject');
+  assert.ok(!sentence.includes('bank'), sentence);
+  const words = group.locator('.page-words');
+  assert.match(await words.textContent(), /title the page sets itself \(not axsnap's words\)/);
+  assert.equal(await words.locator('q').textContent(), bait);
+
+  await answerPrompt(panel, a, 'Deny');
+  assert.deepEqual(await shown(), [z]);
+  await answerPrompt(panel, z, 'Deny');
+  for (const p of [panel, first, second, third]) await p.close();
 });

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { code } from './error-code.mjs';
 import { grantOf, answered, withoutTab, withPrompt } from '../../extension/worker/grants.js';
-import { allowed, checkConsent, commandsFor, mayReachTab, visibleFrames } from '../../extension/worker/policy.js';
-import { patternOf, directlyConnectable } from '../../extension/bridge/register.js';
+import { allowed, checkConsent, commandsFor, mayReachTab, visibleFrames, bridgeServes, bridgeOrigin } from '../../extension/worker/policy.js';
+import { patternOf, directlyConnectable, wantedBridges } from '../../extension/bridge/register.js';
 import { RateLimiter } from '../../extension/worker/rate.js';
 import { COMMANDS } from '../../protocol/protocol.js';
 
@@ -90,14 +90,52 @@ test('shared tabs: reached only while allowed, seen whole; own tab keeps the own
   assert.equal(code(() => checkConsent(framed, { cmd: 'snapshot' })), 'consent_required');
 });
 
-test('prompts: one per origin, newest first, bounded', () => {
+test('prompts: one per origin, oldest first, in a stable order; a new ask never moves or replaces one waiting', () => {
   let p = [];
   for (let i = 0; i < 30; i++) p = withPrompt(p, { origin: `http://s${i}.test`, tabId: i, url: '', cmd: 'hello', at: i });
   assert.equal(p.length, 20);
-  assert.equal(p[0].origin, 'http://s29.test');
-  p = withPrompt(p, { origin: 'http://s25.test', tabId: 1, url: '', cmd: 'snapshot', at: 99 });
-  assert.equal(p.filter((x) => x.origin === 'http://s25.test').length, 1);
-  assert.equal(p[0].cmd, 'snapshot');
+  assert.deepEqual(p.map((x) => x.at), Array.from({ length: 20 }, (_, i) => i), 'the oldest stay, in the order they came; the newest wait outside');
+  const before = p;
+  p = withPrompt(p, { origin: 'http://s5.test', tabId: 1, url: '', cmd: 'snapshot', at: 99 });
+  assert.equal(p, before, 'asking again changes nothing: same place, same tab, same words');
+  let q = withPrompt([], { origin: APP, tabId: 5, url: '', cmd: 'hello', at: 1 });
+  q = withPrompt(q, { origin: OTHER, tabId: 6, url: '', cmd: 'snapshot', at: 2 });
+  q = withPrompt(q, { origin: APP, tabId: 7, url: '', cmd: 'snapshot', at: 3 });
+  assert.deepEqual(q.map((x) => [x.origin, x.tabId]), [[APP, 5], [OTHER, 6]], 'the first shown stays first; a new ask waits behind it');
+});
+
+test('bridges follow the answers: per host while an origin there is answered, never for localhost, persistent only for Always allow', () => {
+  const stores = (...answers) => apply(empty, ...answers);
+  const wanted = ({ always, session }) => Object.fromEntries([...wantedBridges(always, session)].map(([k, v]) => [k, v.persist]));
+  assert.deepEqual(wanted(empty), {});
+  assert.deepEqual(wanted(stores([APP, { kind: 'once', tabId: 5 }])), { 'http://app.test/*': false });
+  assert.deepEqual(wanted(stores([APP, { kind: 'always' }])), { 'http://app.test/*': true });
+  const two = stores([APP, { kind: 'always' }], ['http://app.test:9000', { kind: 'once', tabId: 2 }]);
+  assert.deepEqual(wanted(two), { 'http://app.test/*': true }, 'one registration per host');
+  assert.deepEqual(wantedBridges(two.always, two.session).get('http://app.test/*').origins, [APP, 'http://app.test:9000'], 'serving both origins');
+  assert.deepEqual(wanted(stores([APP, { kind: 'deny' }])), { 'http://app.test/*': false }, 'a denied site hears denied');
+  assert.deepEqual(wanted(stores([APP, { kind: 'always' }], [APP, { kind: 'revoke' }])), { 'http://app.test/*': false }, 'a revoked site hears revoked');
+  assert.deepEqual(wanted(stores([APP, { kind: 'deny' }], [APP, { kind: 'forget' }])), {}, 'forgotten: no bridge');
+  const once = stores([APP, { kind: 'once', tabId: 5 }]);
+  assert.deepEqual(wanted({ always: once.always, session: withoutTab(once.session, 5) }), {}, '"Allow once" ended with its tab: no bridge');
+  assert.deepEqual(wanted(stores(['http://127.0.0.1:3000', { kind: 'always' }])), {}, 'localhost calls directly');
+});
+
+test('the bridge serves only an origin the person answered, while the answer lasts; another port is another origin', () => {
+  const g = (stores, origin = APP) => grantOf(origin, stores.always, stores.session);
+  const once = apply(empty, [APP, { kind: 'once', tabId: 5 }]);
+  assert.equal(bridgeServes(caller(g(once))), true);
+  assert.equal(bridgeServes(caller(g(once), { tabId: 6 })), true, 'another tab of the site: served, to ask for that tab');
+  assert.equal(bridgeServes(caller(grantOf(APP, once.always, withoutTab(once.session, 5)))), false, '"Allow once" ended: silent');
+  assert.equal(bridgeServes(caller(g(once, 'http://app.test:9000'), { origin: 'http://app.test:9000' })), false, 'another port of the host: silent');
+  assert.equal(bridgeServes(caller(g(empty))), false, 'never answered: silent, so it cannot ask');
+  const always = apply(empty, [APP, { kind: 'always' }]);
+  assert.equal(bridgeServes(caller(g(always), { tabId: 9, frameId: 3 })), true);
+  assert.equal(bridgeServes(caller(g(apply(empty, [APP, { kind: 'deny' }])))), true, 'denied: it answers denied');
+  assert.equal(bridgeServes(caller(g(apply(always, [APP, { kind: 'revoke' }])))), true, 'revoked: it answers revoked');
+  assert.equal(bridgeServes(caller(g(apply(always, [APP, { kind: 'forget' }])))), false);
+  assert.equal(bridgeOrigin(caller(undefined, { origin: 'null', url: `${APP}/x?sandboxed` })), APP, 'an opaque frame counts as its URL\'s origin (and is refused as opaque)');
+  assert.equal(bridgeOrigin(caller(undefined)), APP);
 });
 
 test('bridge host patterns; localhost needs no bridge', () => {

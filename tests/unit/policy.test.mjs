@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { code } from './error-code.mjs';
-import { callerFrom, checkCommand, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl } from '../../extension/worker/policy.js';
+import { callerFrom, checkCommand, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl, seesTopPage, tabAsSeenBy } from '../../extension/worker/policy.js';
 import { COMMANDS, TAB_ACTIONS } from '../../protocol/protocol.js';
 
 const EXT = 'chrome-extension://igfmikjflpmjjplejblhobglmclempkh';
@@ -112,6 +112,19 @@ test('frames: a web page sees its own origin\'s frames; a subframe never sees th
   assert.deepEqual(sorted(visibleFrames(sharing({ origin: 'http://localhost:4000', grant: { access: 'always', tabs: [], shared: [] } }), frames, 7)), [], 'another origin\'s grant is not shared');
   assert.equal(mayReachTab(sharing(), 9), true);
   assert.equal(mayReachTab(sharing({ grant: { access: 'denied', tabs: [], shared: [9] } }), 9), false, 'a denied site reaches nothing, shared or not');
+});
+
+test('the top page\'s URL and title: only the top frame, the panel, agents, and a tab the person shared with the site', () => {
+  const tab = { tabId: 7, windowId: 1, title: 'Your bank', url: 'https://bank.example/account?id=42', active: true };
+  assert.equal(seesTopPage(panel, 7), true);
+  assert.equal(seesTopPage(agent, 3), true);
+  assert.equal(seesTopPage(web(), 7), true);
+  assert.equal(seesTopPage(web({ frameId: 3 }), 7), false, 'an embedded frame');
+  assert.equal(seesTopPage(web({ frameId: -1 }), 7), false, 'an unknown frame is not the top');
+  assert.equal(seesTopPage(web({ frameId: 3, grant: { access: 'always', tabs: [], shared: [7] } }), 7), true, 'its tab, shared whole');
+  assert.deepEqual(tabAsSeenBy(web(), tab), tab);
+  assert.deepEqual(tabAsSeenBy(web({ frameId: 3, url: `${PAGE}/widget.html` }), tab), { ...tab, title: '', url: `${PAGE}/widget.html` }, 'its own frame\'s URL, no title');
+  assert.deepEqual(tabAsSeenBy(panel, tab), tab);
 });
 
 test('ref scopes keep callers apart', () => {
