@@ -275,8 +275,9 @@ pub struct DiffText {
 /// than once there follows as many unchanged lines above as tell it apart.
 /// Besides, the parent line of a change is printed once, unless the first
 /// line names it already (`in list "Todos"`). Two things are said once rather
-/// than line by line: a removed line takes the removed lines below it along
-/// (`(with 3 lines below)`), and when the focus moved to a line the diff
+/// than line by line: a removed line takes along the removed lines right
+/// below it in the old snapshot (`(with 3 lines below)`: what was in it,
+/// and the lines after it that went too; the reader has them), and when the focus moved to a line the diff
 /// shows, the lines that only lost it are left out (the rest of the page
 /// then holds no focus).
 pub fn print(old: &[Printed], d: &Diff) -> DiffText {
@@ -399,7 +400,7 @@ impl<'a> Printer<'a> {
         while k < n {
             let e = &self.entries[k];
             if e.mark == '-' {
-                let below = self.entries[k + 1..].iter().take_while(|x| x.mark == '-' && x.line.depth > e.line.depth).count();
+                let below = self.entries[k + 1..].iter().take_while(|x| x.mark == '-').count();
                 self.below[k] = below;
                 k += below + 1;
                 continue;
