@@ -340,7 +340,7 @@ const targets = ['| target | measured | |', '|---|---|---|',
   `| incremental snapshot ≤ 0.3 of a full one on pages above 5,000 nodes (median snapshot ms in the worker) | ${fmt(median(bigIncr.map((x) => x.snapMs)))} / ${fmt(median(bigFull.map((x) => x.snapMs)))} = ${fmt(incrRatio, 3)} | ${mark(incrRatio <= 0.3)} |`,
 ].join('\n');
 const speed = [
-  `- axsnap diff steps answered with the whole page instead: ${diffSteps.filter((x) => x.full).length} of ${diffSteps.length} (a new document, or a change larger than half the page)`,
+  `- axsnap diff steps answered with the whole page instead: ${diffSteps.filter((x) => x.full).length} of ${diffSteps.length} (a new document, or a diff not much smaller than the page)`,
   `- settling (from the action to the page settled, inside the act-with-diff time): median ${fmt(median(diffSteps.map((x) => x.settleMs)))} ms`,
   `- incremental fetching, act-with-diff snapshots: ${diffSteps.filter((x) => x.fetch?.incremental).length} of ${diffSteps.length} read only what changed; the rest read the whole tree: ${wholeReads.join(', ') || 'none'}`,
   `- on pages above 5,000 AX nodes: ${bigIncr.length} incremental snapshots (median ${fmt(median(bigIncr.map((x) => x.snapMs)))} ms, CDP fetch ${fmt(median(bigIncr.map((x) => x.fetchMs)), 1)} ms), ${bigWhole} read whole; full snapshots (fresh, ${bigFull.length} steps) median ${fmt(median(bigFull.map((x) => x.snapMs)))} ms`,

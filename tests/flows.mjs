@@ -101,6 +101,49 @@ export const FLOWS = [
       click('button', 'Liked post 1'),
     ],
   },
+  {
+    // The list is written again whole on every change: every row is a new element, twins included.
+    name: 'todo-rerender', page: '/flows/todo-rerender.html', steps: [
+      fill('textbox', 'Item', 'Apples'),
+      click('button', 'Add'),
+      check('checkbox', 'Eggs'),
+      click('button', 'Delete'),
+      click('button', 'Delete'),
+      click('button', 'Clear completed'),
+      fill('textbox', 'Item', 'Pears'),
+      click('button', 'Add'),
+    ],
+  },
+  {
+    // A small page: each step changes a line or two of about twenty.
+    name: 'settings', page: '/flows/settings.html', steps: [
+      select('Language', 'French'),
+      click('switch', 'Dark mode'),
+      click('tab', 'Privacy'),
+      check('checkbox', 'Share usage data'),
+      select('Keep history', '90 days'),
+      click('button', 'Delete account'),
+      click('button', 'Cancel'),
+      click('tab', 'Notifications'),
+      click('switch', 'Email'),
+      click('switch', 'Push'),
+      click('tab', 'General'),
+      select('Language', 'Spanish'),
+    ],
+  },
+  {
+    name: 'paging', page: '/flows/paging.html', steps: [
+      click('button', 'Next'),
+      click('button', 'Next'),
+      click('button', 'Previous'),
+      fill('searchbox', 'Search recipes', 'soup'),
+      click('button', 'Search'),
+      click('button', 'Next'),
+      fill('searchbox', 'Search recipes', 'pie'),
+      click('button', 'Search'),
+      click('button', 'Next'),
+    ],
+  },
 ];
 
 /** The axsnap line naming a step's element, as a needle for refOf: `button "Save"`, `[Docs]`. */
@@ -121,43 +164,57 @@ export function inlineLinks(text) {
   return lines.map((l) => l.replace(/\]\[(\d+)\]/g, (all, n) => (defs.has(n) ? `](${defs.get(n)})` : all)));
 }
 
+const FOCUSED = ' focused';
+const firstRef = (line) => line.split(/[ \u00a0]/).find((w) => /^A\d+$/.test(w));
+const count = (s, word) => s.split(word).length - 1;
+
 /**
- * What a diff fails to say of the change from `before` to `after` (full
- * text snapshots of one document, in one ref table): every line that is new
- * (as often as it is new) must be in the diff as added or changed, and every
- * line that went must be in it as removed, or changed (the same ref). The
- * diff's two shorthands count: a removed line `(with N lines below)` says
- * the N removed lines under it, and when the diff shows a line gaining the
- * focus, a line that only lost it needs no mention.
- * Returns the lines it hides; none when the diff says everything.
- * @param {string} before @param {string} after @param {string} diff  the diff's text
+ * The previous full snapshot `before` changed as the diff `diff` says (the
+ * core's `diff::patch`, the definition of a diff's text): the lines of the
+ * new full snapshot, or null when the diff does not fit `before`. After the
+ * summary line, each line is a mark, a space and a line as the full snapshot
+ * prints it: `  ` unchanged and `- ` removed (with the N lines below it when
+ * it ends `(with N lines below)`) are the first such line from the cursor on,
+ * `~ ` changed is the first with the same first ref (without one: the same
+ * words), `+ ` added goes at the cursor. When the diff shows a line that
+ * gained the focus, each old line kept without being printed loses it.
+ * @param {string} before  full text snapshot @param {string} diff  the diff's text
+ * @returns {string[]|null}
  */
-export function hiddenChanges(before, after, diff) {
-  const count = (lines) => lines.reduce((m, l) => m.set(l, (m.get(l) || 0) + 1), new Map());
-  const minus = (a, b) => {
-    const left = count(b);
-    return a.filter((l) => (left.get(l) ? (left.set(l, left.get(l) - 1), false) : true));
-  };
-  const [old, now] = [inlineLinks(before), inlineLinks(after)];
-  const entries = diff.replace(/\n$/, '').split('\n').slice(1).map((l) => ({ mark: l[0], line: l.slice(2) }));
-  const depth = (l) => l.length - l.trimStart().length;
-  const removed = entries.filter((e) => e.mark === '-').flatMap(({ line }) => {
-    const m = line.match(/^(.*) \(with (\d+) lines? below\)$/);
-    if (!m) return [line];
-    const at = old.indexOf(m[1]);
-    const under = at < 0 ? [] : old.slice(at + 1).filter((l, i, rest) => rest.slice(0, i + 1).every((r) => depth(r) > depth(m[1])));
-    return [m[1], ...under.slice(0, Number(m[2]))];
-  });
-  const said = (marks) => entries.filter((e) => marks.includes(e.mark)).map((e) => e.line);
-  const refOf = (l) => l.match(/(?:^|\s)(A\d+)\b/)?.[1];
-  const changedRefs = new Set(said('~').map(refOf).filter(Boolean));
-  // A line of words that only moved in depth is changed, not removed.
-  const changedWords = new Set(said('~').filter((l) => !refOf(l)).map((l) => l.trim()));
-  const focusMoved = said('+~').some((l) => l.includes(' focused'));
-  const lostFocus = new Set(focusMoved ? now.filter((l) => old.some((o) => o !== l && o.replace(' focused', '') === l)) : []);
-  const missingAdds = minus(minus(now, old), said('+~')).filter((l) => !lostFocus.has(l));
-  const missingRemoves = minus(minus(old, now), removed)
-    .filter((l) => !(refOf(l) ? changedRefs.has(refOf(l)) : changedWords.has(l.trim())))
-    .filter((l) => !lostFocus.has(l.replace(' focused', '')));
-  return [...missingAdds.map((l) => `not said as added: ${l}`), ...missingRemoves.map((l) => `not said as removed: ${l}`)];
+export function patch(before, diff) {
+  const old = inlineLinks(before);
+  const [head, ...entries] = diff.replace(/\n$/, '').split('\n');
+  if (head === 'no change since the previous snapshot') return old;
+  /** @type {{line: string, kept: boolean}[]} */
+  const out = [];
+  let cursor = 0;
+  let focusMoved = false;
+  const find = (hit) => { for (let x = cursor; x < old.length; x++) if (hit(old[x])) return x; return -1; };
+  const keepTo = (at) => { out.push(...old.slice(cursor, at).map((line) => ({ line, kept: true }))); };
+  for (const entry of entries) {
+    const [mark, line] = [entry[0], entry.slice(2)];
+    if (mark === ' ' || mark === '-') {
+      const m = mark === '-' && line.match(/^(.*) \(with (\d+) lines? below\)$/);
+      const [text, below] = m ? [m[1], Number(m[2])] : [line, 0];
+      const at = find((l) => l === text);
+      if (at < 0) return null;
+      keepTo(at);
+      if (mark === ' ') out.push({ line, kept: false });
+      cursor = at + 1 + below;
+      if (cursor > old.length) return null;
+    } else if (mark === '~') {
+      const ref = firstRef(line);
+      const at = ref ? find((l) => firstRef(l) === ref) : find((l) => l.trimStart() === line.trimStart());
+      if (at < 0) return null;
+      keepTo(at);
+      focusMoved ||= count(line, FOCUSED) > count(old[at], FOCUSED);
+      out.push({ line, kept: false });
+      cursor = at + 1;
+    } else if (mark === '+') {
+      focusMoved ||= line.includes(FOCUSED);
+      out.push({ line, kept: false });
+    } else return null;
+  }
+  keepTo(old.length);
+  return out.map(({ line, kept }) => (kept && focusMoved ? line.replace(FOCUSED, '') : line));
 }

@@ -256,136 +256,377 @@ pub struct DiffText {
     pub lines: usize,
     /// The refs the diff shows, in order (a removed line's too).
     pub refs: Vec<u32>,
+    /// What the first line counts: the lines the text marks `+`, `-` (with
+    /// those a removed line takes along) and `~`.
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
 }
 
 /// The diff as text: a summary line, then each changed line marked `+ `
 /// (added), `- ` (removed) or `~ ` (changed, as it is now) and then printed
-/// as in the full format, after the unchanged lines that place it (its
-/// parent line and its section's heading), marked with two spaces. Two
-/// things are said once rather than line by line: a removed line takes the
-/// removed lines below it along (`(with 3 lines below)`), and when the focus
-/// moved to a line the diff shows, the line that only lost it is left out.
+/// as in the full format, among unchanged lines marked with two spaces.
+///
+/// The text alone turns the previous snapshot into the new one ([`patch`]
+/// says how, and is the definition): every marked or unchanged line is
+/// found from where the one before it was, an added line goes right after
+/// the line printed before it. So an added line follows its new neighbour
+/// above (printed unchanged if need be), and a line of words found more
+/// than once there follows as many unchanged lines above as tell it apart.
+/// Besides, the parent line of a change is printed once, unless the first
+/// line names it already (`in list "Todos"`). Two things are said once rather
+/// than line by line: a removed line takes along the removed lines right
+/// below it in the old snapshot (`(with 3 lines below)`: what was in it,
+/// and the lines after it that went too; the reader has them), and when the focus moved to a line the diff
+/// shows, the lines that only lost it are left out (the rest of the page
+/// then holds no focus).
 pub fn print(old: &[Printed], d: &Diff) -> DiffText {
-    let entries: Vec<(char, &Printed)> = d
-        .ops
-        .iter()
-        .map(|op| match op {
-            Op::Keep(j) => (' ', &old[*j]),
-            Op::Change(_, l) => ('~', l),
-            Op::Add(l) => ('+', l),
-            Op::Remove(j) => ('-', &old[*j]),
-        })
-        .collect();
-    let mut shown = vec![false; entries.len()];
-    let mut out = String::new();
-    let mut common: Option<Vec<usize>> = None;
-    // Ancestors of each entry: of a removed line among the old lines, of
-    // any other among the new.
-    let (mut old_stack, mut new_stack): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
-    let mut body = String::new();
-    let (mut lines, mut refs) = (1, Vec::new());
-    let mut push = |body: &mut String, mark: char, line: &Printed| {
-        push_line(body, mark, line);
-        lines += 1;
-        refs.extend_from_slice(&line.refs);
-    };
-    let focus_moved = d.ops.iter().any(|op| gains_focus(op, old));
-    // Removed lines already said by a removed line above them.
-    let mut below = 0;
-    for (k, &(mark, line)) in entries.iter().enumerate() {
-        let (in_old, in_new) = (mark != '+', mark != '-');
-        if in_old {
-            while old_stack.last().is_some_and(|&a| entries[a].1.depth >= line.depth) {
-                old_stack.pop();
-            }
-        }
-        if in_new {
-            while new_stack.last().is_some_and(|&a| entries[a].1.depth >= line.depth) {
-                new_stack.pop();
-            }
-        }
-        let ancestors = if in_new { new_stack.clone() } else { old_stack.clone() };
-        if in_old {
-            old_stack.push(k);
-        }
-        if in_new {
-            new_stack.push(k);
-        }
-        if mark == ' ' {
-            continue;
-        }
-        if below > 0 {
-            below -= 1;
-            shown[k] = true;
-            continue;
-        }
-        if focus_moved && mark == '~' && only_lost_focus(old_line(&d.ops[k], old), line) {
-            continue;
-        }
-        common = Some(match common {
-            None => ancestors.clone(),
-            Some(c) => c.iter().zip(&ancestors).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
-        });
-        let parent = ancestors.last().copied();
-        let mut context: Vec<usize> = parent.into_iter().filter(|&a| !shown[a]).collect();
-        // The section this line is in: the nearest heading before it among its siblings.
-        let from = parent.map_or(0, |p| p + 1);
-        let heading = (from..k).rev().take(400).find(|&h| {
-            entries[h].0 == ' ' && entries[h].1.kind == Kind::Heading && entries[h].1.depth == line.depth
-        });
-        context.extend(heading.filter(|&h| !shown[h]));
-        for c in context {
-            shown[c] = true;
-            push(&mut body, entries[c].0, entries[c].1);
-        }
-        shown[k] = true;
-        if mark == '-' {
-            below = entries[k + 1..].iter().take_while(|&&(m, l)| m == '-' && l.depth > line.depth).count();
-        }
-        if below > 0 {
-            let plural = if below == 1 { "" } else { "s" };
-            let with = Printed { text: format!("{} (with {below} line{plural} below)", line.text), ..line.clone() };
-            push(&mut body, mark, &with);
-        } else {
-            push(&mut body, mark, line);
-        }
+    let mut p = Printer::new(old, d);
+    p.plan();
+    for k in 0..p.entries.len() {
+        p.visit(k);
     }
-    out.push_str(&summary(d, common.as_deref().and_then(<[usize]>::last).map(|&a| entries[a].1)));
-    out.push('\n');
-    out.push_str(&body);
-    DiffText { text: out, lines, refs }
+    let within = p.within.map(|a| p.entries[a].line);
+    let shown = Diff { ops: Vec::new(), added: p.added, removed: p.removed, changed: p.changed };
+    let mut text = summary(&shown, within);
+    text.push('\n');
+    text.push_str(&p.body);
+    DiffText { text, lines: p.lines, refs: p.refs, added: p.added, removed: p.removed, changed: p.changed }
 }
 
-/// The old line a changed or removed op stands for.
-fn old_line<'a>(op: &Op, old: &'a [Printed]) -> Option<&'a Printed> {
-    match op {
-        Op::Change(j, _) | Op::Remove(j) | Op::Keep(j) => old.get(*j),
-        Op::Add(_) => None,
+struct Entry<'a> {
+    mark: char,
+    line: &'a Printed,
+    /// Its index among the old lines (all but added lines have one).
+    at: Option<usize>,
+    /// The entry of its parent line: among the old lines for a removed line, else among the new.
+    parent: Option<usize>,
+}
+
+struct Printer<'a> {
+    old: &'a [Printed],
+    entries: Vec<Entry<'a>>,
+    /// The entry of each old line.
+    entry_of: Vec<usize>,
+    /// A removed line: how many removed lines below it it takes along.
+    below: Vec<usize>,
+    /// Said already: printed, or taken along by a removed line.
+    said: Vec<bool>,
+    /// A changed line that only lost the focus, left out.
+    left_out: Vec<bool>,
+    /// An unchanged line that is printed because it holds the focus while the focus moved.
+    focus_kept: Vec<bool>,
+    /// The innermost line holding every change printed.
+    within: Option<usize>,
+    /// The last entry said, and the old line after the last old line found.
+    last: Option<usize>,
+    cursor: usize,
+    body: String,
+    lines: usize,
+    refs: Vec<u32>,
+    added: usize,
+    removed: usize,
+    changed: usize,
+}
+
+impl<'a> Printer<'a> {
+    fn new(old: &'a [Printed], d: &'a Diff) -> Self {
+        let (mut old_stack, mut new_stack): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+        let mut entries: Vec<Entry> = Vec::with_capacity(d.ops.len());
+        let mut entry_of = vec![0; old.len()];
+        for (k, op) in d.ops.iter().enumerate() {
+            let (mark, line, at) = match op {
+                Op::Keep(j) => (' ', &old[*j], Some(*j)),
+                Op::Change(j, l) => ('~', l, Some(*j)),
+                Op::Add(l) => ('+', l, None),
+                Op::Remove(j) => ('-', &old[*j], Some(*j)),
+            };
+            if let Some(j) = at {
+                entry_of[j] = k;
+            }
+            let (in_old, in_new) = (mark != '+', mark != '-');
+            if let Some(j) = at {
+                // Among the old lines, an entry stands at its old depth.
+                let old_depth = |a: &usize| entries[*a].at.map_or(0, |x| old[x].depth);
+                while old_stack.last().is_some_and(|a| old_depth(a) >= old[j].depth) {
+                    old_stack.pop();
+                }
+            }
+            if in_new {
+                while new_stack.last().is_some_and(|&a| entries[a].line.depth >= line.depth) {
+                    new_stack.pop();
+                }
+            }
+            let parent = if in_new { new_stack.last() } else { old_stack.last() }.copied();
+            if in_old {
+                old_stack.push(k);
+            }
+            if in_new {
+                new_stack.push(k);
+            }
+            entries.push(Entry { mark, line, at, parent });
+        }
+        let n = entries.len();
+        Printer {
+            old,
+            entries,
+            entry_of,
+            below: vec![0; n],
+            said: vec![false; n],
+            left_out: vec![false; n],
+            focus_kept: vec![false; n],
+            within: None,
+            last: None,
+            cursor: 0,
+            body: String::new(),
+            lines: 1,
+            refs: Vec::new(),
+            added: 0,
+            removed: 0,
+            changed: 0,
+        }
     }
+
+    /// What is said once, left out or taken along, and the line holding every change.
+    fn plan(&mut self) {
+        let n = self.entries.len();
+        let old = self.old;
+        let focus_moved = self.entries.iter().any(|e| match e.mark {
+            '+' => raw(e.line).contains(FOCUSED),
+            '~' => focus_count(e.line) > e.at.map_or(0, |j| focus_count(&old[j])),
+            _ => false,
+        });
+        let mut k = 0;
+        while k < n {
+            let e = &self.entries[k];
+            if e.mark == '-' {
+                let below = self.entries[k + 1..].iter().take_while(|x| x.mark == '-').count();
+                self.below[k] = below;
+                k += below + 1;
+                continue;
+            }
+            if focus_moved {
+                let before = e.at.map(|j| &old[j]);
+                self.left_out[k] = e.mark == '~' && only_lost_focus(before, e.line);
+                self.focus_kept[k] = e.mark == ' ' && raw(e.line).contains(FOCUSED);
+            }
+            k += 1;
+        }
+        // An added line goes after the line before it: that one is printed, not left out.
+        for k in 1..n {
+            if self.entries[k].mark == '+' {
+                self.left_out[k - 1] = false;
+            }
+        }
+        let mut common: Option<Vec<usize>> = None;
+        let mut k = 0;
+        while k < n {
+            let e = &self.entries[k];
+            if e.mark != ' ' && !self.left_out[k] {
+                let mut chain = Vec::new();
+                let mut a = e.parent;
+                while let Some(x) = a {
+                    chain.push(x);
+                    a = self.entries[x].parent;
+                }
+                chain.reverse();
+                common = Some(match common {
+                    None => chain,
+                    Some(c) => c.iter().zip(&chain).take_while(|(a, b)| a == b).map(|(a, _)| *a).collect(),
+                });
+            }
+            k += 1 + self.below[k];
+        }
+        self.within = common.and_then(|c| c.last().copied()).filter(|&a| !self.entries[a].line.head.is_empty());
+    }
+
+    fn visit(&mut self, k: usize) {
+        let e = &self.entries[k];
+        if self.said[k] || self.left_out[k] || (e.mark == ' ' && !self.focus_kept[k]) {
+            return;
+        }
+        if e.mark == ' ' {
+            self.unchanged(k);
+            return;
+        }
+        if let Some(p) = e.parent.filter(|&p| Some(p) != self.within && self.entries[p].mark == ' ') {
+            if !self.said[p] && self.last.is_none_or(|l| p > l) {
+                self.unchanged(p);
+            }
+        }
+        let e = &self.entries[k];
+        if e.mark == '+' && k > 0 && self.last != Some(k - 1) && !self.said[k - 1] {
+            // Where it goes: after its neighbour above.
+            if self.entries[k - 1].mark == ' ' {
+                self.unchanged(k - 1);
+            }
+        }
+        let e = &self.entries[k];
+        if e.line.refs.is_empty() && e.mark != '+' {
+            self.tell_apart(k, e.mark == '-');
+        }
+        self.say(k);
+    }
+
+    /// Prints an unchanged line, after what tells it apart.
+    fn unchanged(&mut self, k: usize) {
+        if self.entries[k].line.refs.is_empty() {
+            self.tell_apart(k, true);
+        }
+        self.say(k);
+    }
+
+    /// Before the line of entry `k` (without refs), the unchanged lines
+    /// above it that make it the first of its kind from the cursor on.
+    fn tell_apart(&mut self, k: usize, exact: bool) {
+        let Some(i) = self.entries[k].at else { return };
+        let old = self.old;
+        let same = |a: &Printed, b: &Printed| a.text == b.text && (!exact || a.depth == b.depth);
+        if !old[self.cursor.min(i)..i].iter().any(|l| same(l, &old[i])) {
+            return;
+        }
+        let mut m = i;
+        while m > self.cursor {
+            let e = self.entry_of[m - 1];
+            if self.entries[e].mark != ' ' || self.said[e] {
+                break;
+            }
+            m -= 1;
+            let l = &old[m];
+            if !l.refs.is_empty() || !old[self.cursor..m].iter().any(|x| x.text == l.text && x.depth == l.depth) {
+                break;
+            }
+        }
+        for j in m..i {
+            let e = self.entry_of[j];
+            self.say(e);
+        }
+    }
+
+    fn say(&mut self, k: usize) {
+        let e = &self.entries[k];
+        let (mark, line, below) = (e.mark, e.line, self.below[k]);
+        self.said[k] = true;
+        self.last = Some(k + below);
+        if let Some(j) = e.at {
+            self.cursor = j + 1 + below;
+        }
+        for s in &mut self.said[k + 1..=k + below] {
+            *s = true;
+        }
+        match mark {
+            '+' => self.added += 1,
+            '-' => self.removed += 1 + below,
+            '~' => self.changed += 1,
+            _ => {}
+        }
+        push_line(&mut self.body, mark, line);
+        if below > 0 {
+            self.body.pop();
+            let plural = if below == 1 { "" } else { "s" };
+            self.body.push_str(&format!(" (with {below} line{plural} below)\n"));
+        }
+        self.lines += 1;
+        self.refs.extend_from_slice(&line.refs);
+    }
+}
+
+/// A line as the full snapshot prints it.
+fn raw(l: &Printed) -> String {
+    let mut s = " ".repeat(l.depth);
+    s.push_str(&l.text);
+    s
 }
 
 const FOCUSED: &str = " focused";
 
-/// A line now holding the focus that it did not hold before.
-fn gains_focus(op: &Op, old: &[Printed]) -> bool {
-    let focused = |l: &Printed| l.text.matches(FOCUSED).count();
-    match op {
-        Op::Add(l) => focused(l) > 0,
-        Op::Change(j, l) => focused(l) > old.get(*j).map_or(0, focused),
-        _ => false,
-    }
+fn focus_count(l: &Printed) -> usize {
+    raw(l).matches(FOCUSED).count()
 }
 
 /// A changed line whose one change is that it lost the focus.
 fn only_lost_focus(before: Option<&Printed>, now: &Printed) -> bool {
-    before.is_some_and(|b| {
-        b.depth == now.depth
-            && b.text.find(FOCUSED).is_some_and(|at| {
-                b.text.len() == now.text.len() + FOCUSED.len()
-                    && now.text.get(..at) == Some(&b.text[..at])
-                    && now.text.get(at..) == Some(&b.text[at + FOCUSED.len()..])
-            })
-    })
+    before.is_some_and(|b| raw(b).replacen(FOCUSED, "", 1) == raw(now) && focus_count(b) > focus_count(now))
+}
+
+const NO_CHANGE: &str = "no change since the previous snapshot";
+
+/// The previous full snapshot `old` changed as the diff `diff` says: the
+/// new full snapshot, or None when the diff does not fit it. This is what
+/// a diff means, line by line: after the first line (the summary), each
+/// line is a mark, a space and a line as the full snapshot prints it.
+/// - `  ` an unchanged line: the first line from the cursor on that is it;
+///   the lines before it are kept. The cursor moves after it.
+/// - `- ` a removed line, found the same way, with the `N` lines below it
+///   when it ends `(with N lines below)`.
+/// - `~ ` a changed line as it is now: the first line from the cursor on
+///   with the same first ref (without one: the same words at any depth).
+/// - `+ ` an added line, put at the cursor.
+///
+/// The rest of the old lines are kept. When the diff shows a line that
+/// gained the focus, each kept line that was not printed loses it.
+pub fn patch(old: &str, diff: &str) -> Option<String> {
+    let old: Vec<&str> = old.lines().collect();
+    let mut lines = diff.lines();
+    if lines.next()? == NO_CHANGE {
+        return Some(old.iter().map(|l| format!("{l}\n")).collect());
+    }
+    // Each new line, and whether it is an old line kept without being printed.
+    let mut out: Vec<(String, bool)> = Vec::with_capacity(old.len());
+    let mut cursor = 0;
+    let mut focus_moved = false;
+    let find = |from: usize, hit: &dyn Fn(&str) -> bool| (from..old.len()).find(|&x| hit(old[x]));
+    for entry in lines {
+        let (mark, line) = (entry.chars().next()?, entry.get(2..)?);
+        let keep_to = |out: &mut Vec<(String, bool)>, to: usize, cursor: usize| out.extend(old[cursor..to].iter().map(|l| (l.to_string(), true)));
+        match mark {
+            ' ' | '-' => {
+                let (line, below) = match (mark, line.strip_suffix(" line below)").or_else(|| line.strip_suffix(" lines below)"))) {
+                    ('-', Some(rest)) => match rest.rsplit_once(" (with ") {
+                        Some((line, n)) => (line, n.parse::<usize>().ok()?),
+                        None => (line, 0),
+                    },
+                    _ => (line, 0),
+                };
+                let at = find(cursor, &|l| l == line)?;
+                keep_to(&mut out, at, cursor);
+                if mark == ' ' {
+                    out.push((line.to_string(), false));
+                }
+                cursor = at + 1 + below;
+                if cursor > old.len() {
+                    return None;
+                }
+            }
+            '~' => {
+                let at = match first_ref(line) {
+                    Some(r) => find(cursor, &|l| first_ref(l) == Some(r))?,
+                    None => find(cursor, &|l| l.trim_start() == line.trim_start())?,
+                };
+                keep_to(&mut out, at, cursor);
+                focus_moved |= line.matches(FOCUSED).count() > old[at].matches(FOCUSED).count();
+                out.push((line.to_string(), false));
+                cursor = at + 1;
+            }
+            '+' => {
+                focus_moved |= line.contains(FOCUSED);
+                out.push((line.to_string(), false));
+            }
+            _ => return None,
+        }
+    }
+    out.extend(old[cursor..].iter().map(|l| (l.to_string(), true)));
+    Some(
+        out.into_iter()
+            .map(|(l, kept)| if kept && focus_moved { l.replacen(FOCUSED, "", 1) } else { l })
+            .map(|l| l + "\n")
+            .collect(),
+    )
+}
+
+/// The first word of a line that is a ref (`A12`).
+fn first_ref(line: &str) -> Option<&str> {
+    line.split([' ', '\u{a0}']).find(|w| w.len() > 1 && w.starts_with('A') && w[1..].bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn push_line(out: &mut String, mark: char, line: &Printed) {
@@ -401,7 +642,7 @@ fn push_line(out: &mut String, mark: char, line: &Printed) {
 /// `3 added, 1 removed, 2 changed in dialog "Sign in"`
 pub fn summary(d: &Diff, within: Option<&Printed>) -> String {
     if d.is_empty() {
-        return "no change since the previous snapshot".to_string();
+        return NO_CHANGE.to_string();
     }
     let mut parts = Vec::new();
     for (n, word) in [(d.added, "added"), (d.removed, "removed"), (d.changed, "changed")] {
@@ -458,7 +699,7 @@ mod tests {
         assert_eq!(apply(&old, &d), new);
         assert_eq!(
             print(&old, &d).text,
-            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n   dialog \"Sign in\"\n~   textbox A1 \"Email\" invalid: ada@\n-   button A2 \"Send\"\n+   textbox A3 \"Code\"\n+   button A4 \"Verify\"\n"
+            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n~   textbox A1 \"Email\" invalid: ada@\n-   button A2 \"Send\"\n+   textbox A3 \"Code\"\n+   button A4 \"Verify\"\n"
         );
     }
 
@@ -468,7 +709,7 @@ mod tests {
         let new = vec![line(0, "list", &[]), line(1, "- checkbox A3 \"Rent\"", &[3])];
         let d = diff(&old, &new);
         assert_eq!((d.added, d.removed, d.changed), (0, 3, 0));
-        assert_eq!(print(&old, &d).text, "3 removed in list\n  list\n-  - checkbox A1 \"Milk\" (with 2 lines below)\n");
+        assert_eq!(print(&old, &d).text, "3 removed in list\n-  - checkbox A1 \"Milk\" (with 2 lines below)\n");
     }
 
     #[test]
@@ -477,10 +718,10 @@ mod tests {
         let moved = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\": Ada", &[1]), line(1, "button A2 \"Next\" focused", &[2])];
         let d = diff(&old, &moved);
         assert_eq!(d.changed, 2);
-        assert_eq!(print(&old, &d).text, "2 changed in form\n  form\n~  button A2 \"Next\" focused\n");
+        assert_eq!(print(&old, &d).text, "1 changed in form\n~  button A2 \"Next\" focused\n");
         // Focus gone nowhere the snapshot shows: the line says it.
         let lost = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\": Ada", &[1]), line(1, "button A2 \"Next\"", &[2])];
-        assert_eq!(print(&old, &diff(&old, &lost)).text, "1 changed in form\n  form\n~  textbox A1 \"Name\": Ada\n");
+        assert_eq!(print(&old, &diff(&old, &lost)).text, "1 changed in form\n~  textbox A1 \"Name\": Ada\n");
     }
 
     #[test]
@@ -522,17 +763,18 @@ mod tests {
 
     use proptest::prelude::*;
 
-    /// Random snapshots: a few texts, depths that nest by at most one, refs
-    /// unique per snapshot and shared between the two as a page's would be.
+    /// Random snapshots: a few texts (some holding the focus), depths that
+    /// nest by at most one, refs unique per snapshot and shared between the
+    /// two as a page's would be.
     fn arb_lines() -> impl Strategy<Value = Vec<Printed>> {
-        prop::collection::vec((0usize..4, 0usize..5, prop::option::of(0u32..12)), 0..30).prop_map(|specs| {
+        prop::collection::vec((0usize..4, 0usize..7, prop::option::of(0u32..12)), 0..30).prop_map(|specs| {
             let mut used = std::collections::HashSet::new();
             let mut depth = 0;
             specs
                 .into_iter()
                 .map(|(d, t, r)| {
                     depth = d.min(depth + 1);
-                    let word = ["Item", "button \"Go\"", "# Title", "Some text", "link"][t];
+                    let word = ["Item", "button \"Go\"", "# Title", "Some text", "link", "textbox \"Name\" focused", "focused"][t];
                     match r.filter(|r| used.insert(*r)) {
                         Some(r) => line(depth, &format!("{word} A{r}"), &[r]),
                         None => line(depth, word, &[]),
@@ -542,8 +784,37 @@ mod tests {
         })
     }
 
+    /// The lines as the full snapshot prints them.
+    fn full(lines: &[Printed]) -> String {
+        lines.iter().map(|l| format!("{}{}\n", " ".repeat(l.depth), l.text)).collect()
+    }
+
+    /// The old lines after a few edits: changed, removed, added, moved.
+    fn arb_pair() -> impl Strategy<Value = (Vec<Printed>, Vec<Printed>)> {
+        (arb_lines(), prop::collection::vec((0usize..5, any::<prop::sample::Index>(), 0usize..4), 0..6), 100u32..140).prop_map(|(old, edits, fresh)| {
+            let mut new = old.clone();
+            for (n, (kind, at, t)) in edits.into_iter().enumerate() {
+                let i = at.index(new.len() + 1);
+                let word = ["Item", "Some text", "checkbox \"Done\"", "focused"][t];
+                match kind {
+                    0 if i < new.len() => new[i].text.push_str(" focused"),
+                    1 if i < new.len() => {
+                        new.remove(i);
+                    }
+                    2 if i < new.len() => new[i].depth = new[i].depth.saturating_sub(1),
+                    3 => {
+                        let r = fresh + n as u32;
+                        new.insert(i, line(0, &format!("{word} A{r}"), &[r]));
+                    }
+                    _ => new.insert(i.min(new.len()), line(i % 3, word, &[])),
+                }
+            }
+            (old, new)
+        })
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
         #[test]
         fn applying_the_diff_to_the_old_lines_gives_the_new(old in arb_lines(), new in arb_lines()) {
@@ -551,11 +822,27 @@ mod tests {
             prop_assert_eq!(apply(&old, &d), new.clone());
             let marks = d.ops.iter().filter(|op| !matches!(op, Op::Keep(_))).count();
             prop_assert_eq!(marks, d.added + d.removed + d.changed);
-            let shown = print(&old, &d);
-            let changed: Vec<&str> = shown.text.lines().skip(1).filter(|l| !l.starts_with("  ")).collect();
-            let taken_along: usize = changed.iter().filter_map(|l| l.split(" (with ").nth(1)?.split(' ').next()?.parse::<usize>().ok()).sum();
-            prop_assert_eq!(changed.len() + taken_along, marks, "every change is printed once: {}", shown.text);
             prop_assert!(diff(&new, &new).is_empty());
+            the_text_makes_the_new_snapshot(&old, &new)?;
         }
+
+        #[test]
+        fn a_few_edits_are_said_exactly(pair in arb_pair()) {
+            the_text_makes_the_new_snapshot(&pair.0, &pair.1)?;
+        }
+    }
+
+    /// The contract: the old full text and the diff's text alone give the new
+    /// full text, line by line, refs included; the first line counts what it marks.
+    fn the_text_makes_the_new_snapshot(old: &[Printed], new: &[Printed]) -> Result<(), TestCaseError> {
+        let shown = print(old, &diff(old, new));
+        let patched = patch(&full(old), &shown.text);
+        let want = full(new);
+        prop_assert_eq!(patched.as_deref(), Some(want.as_str()), "old:\n{}diff:\n{}", full(old), shown.text);
+        let body: Vec<&str> = shown.text.lines().skip(1).collect();
+        let count = |m: char| body.iter().filter(|l| l.starts_with(m)).count();
+        let taken_along: usize = body.iter().filter_map(|l| l.strip_suffix(" below)")?.rsplit(" (with ").next()?.split(' ').next()?.parse::<usize>().ok()).sum();
+        prop_assert_eq!((count('+'), count('-') + taken_along, count('~')), (shown.added, shown.removed, shown.changed));
+        Ok(())
     }
 }

@@ -127,19 +127,36 @@ pub fn compare(before: &Previous, basis: &Basis, now: &[diff::Printed], modal: b
     }
     let d = diff::diff(&base.lines, now);
     let mut shown = diff::print(&base.lines, &d);
+    let (added, removed, changed) = (shown.added, shown.removed, shown.changed);
+    let outcome = |full, reason| DiffOutcome { full, reason, added, removed, changed, closed: closed.clone() };
+    let whole = text_of(now);
+    // The contract: the previous snapshot and the diff make the new one, line for line.
+    if diff::patch(&text_of(&base.lines), &shown.text).as_deref() != Some(whole.as_str()) {
+        return (None, outcome(true, Some("the diff cannot say this change exactly")));
+    }
     if let Some(dialog) = &closed {
         shown.text.insert_str(0, &format!("{dialog} closed; since the page before it: "));
     }
-    let outcome = |full, reason| DiffOutcome { full, reason, added: d.added, removed: d.removed, changed: d.changed, closed: closed.clone() };
     let size = shown.text.chars().count();
-    let whole: usize = now.iter().map(|l| l.depth + l.text.chars().count() + 1).sum();
-    if size > whole / 2 && !d.is_empty() {
-        return (None, outcome(true, Some("the diff is larger than half the full snapshot")));
+    // A diff costs a reader more than the same words whole: it is sent while clearly smaller.
+    if size * 5 > whole.chars().count() * 4 && !d.is_empty() {
+        return (None, outcome(true, Some("the diff is not much smaller than the full snapshot")));
     }
     if max_chars.is_some_and(|m| size > m) {
         return (None, outcome(true, Some("the diff is larger than the character cap")));
     }
     (Some(shown), outcome(false, None))
+}
+
+/// Lines as the full text snapshot prints them.
+fn text_of(lines: &[diff::Printed]) -> String {
+    let mut s = String::with_capacity(lines.iter().map(|l| l.depth + l.text.len() + 1).sum());
+    for l in lines {
+        s.extend(std::iter::repeat_n(' ', l.depth));
+        s.push_str(&l.text);
+        s.push('\n');
+    }
+    s
 }
 
 /// The words of the line of the outermost modal dialog among `lines`.

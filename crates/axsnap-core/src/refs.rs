@@ -36,6 +36,8 @@ struct Entry {
     target: Target,
     /// The snapshot generation that last showed this element.
     seen: u64,
+    /// The ref given just before this one then, in the page's order: where it stood.
+    after: Option<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -53,10 +55,12 @@ pub struct RefTable {
     limit: usize,
     /// During a full snapshot: refs whose element the page replaced, by what
     /// they showed (see [`RefTable::expect_replacements`]).
-    replaced: HashMap<Shown, u32>,
+    replaced: HashMap<Shown, Vec<u32>>,
     /// Of the roles and names in `replaced`: how many of the snapshot's new
     /// elements (those without a ref yet) show each, per frame.
     newcomers: HashMap<(String, String, String), usize>,
+    /// The ref this snapshot gave last, in the page's order.
+    last_given: Option<u32>,
     /// This snapshot shows a modal dialog: the page behind it is hidden, not gone.
     held: bool,
     /// The last full snapshot that no modal dialog held.
@@ -105,6 +109,7 @@ impl Default for RefTable {
             limit: MAX_ENTRIES,
             replaced: HashMap::new(),
             newcomers: HashMap::new(),
+            last_given: None,
             held: false,
             unheld: 0,
         }
@@ -146,6 +151,7 @@ impl RefTable {
             self.generation += 1;
             self.held = held;
         }
+        self.last_given = None;
         self.partial = frames.iter().filter(|f| f.partial).map(|f| f.key.to_string()).collect();
         for f in frames {
             if self.documents.get(f.key).is_some_and(|d| *d != f.document) {
@@ -162,8 +168,11 @@ impl RefTable {
     /// person still sees in its place. So a ref whose element is gone passes
     /// to a new element of the same frame and document showing the same
     /// role, name and URL, when that is unambiguous: the name is not empty,
-    /// no other gone ref showed the same, and no other new element shows
-    /// that role and name. Anything less certain gets a new ref, the old one stale.
+    /// and either no other gone ref showed the same and no other new element
+    /// shows that role and name, or (twins, such as the rows' "Delete"
+    /// buttons of a list written again) the gone one stood right after the
+    /// element the new one stands after, which kept its ref. Anything less
+    /// certain gets a new ref, the old one stale.
     pub fn expect_replacements<'a>(&mut self, nodes: impl Iterator<Item = (&'a str, i64, &'a str, &'a str)> + Clone) {
         self.replaced.clear();
         self.newcomers.clear();
@@ -180,19 +189,13 @@ impl RefTable {
                 alive.insert(n);
             }
         }
-        let mut ambiguous = Vec::new();
         for (&n, e) in &self.entries {
             let t = &e.target;
             if (e.seen != previous && e.seen != before_dialog) || t.name.is_empty() || alive.contains(&n) || self.partial.contains(&t.frame) {
                 continue;
             }
             let shown = (t.frame.clone(), t.role.clone(), t.name.clone(), t.url.clone());
-            if self.replaced.insert(shown.clone(), n).is_some() {
-                ambiguous.push(shown);
-            }
-        }
-        for shown in ambiguous {
-            self.replaced.remove(&shown);
+            self.replaced.entry(shown).or_default().push(n);
         }
         if self.replaced.is_empty() {
             return;
@@ -210,12 +213,19 @@ impl RefTable {
     }
 
     /// The gone ref a new element takes over, if [`expect_replacements`]
-    /// found exactly one (each is taken once).
+    /// found it unambiguous (each is taken once).
     fn successor(&mut self, frame: &str, role: &str, name: &str, url: Option<&str>) -> Option<u32> {
-        if self.replaced.is_empty() || self.newcomers.get(&(frame.to_string(), role.to_string(), name.to_string())) != Some(&1) {
+        if self.replaced.is_empty() {
             return None;
         }
-        self.replaced.remove(&(frame.to_string(), role.to_string(), name.to_string(), url.map(str::to_string)))
+        let alone = self.newcomers.get(&(frame.to_string(), role.to_string(), name.to_string())) == Some(&1);
+        let gone = self.replaced.get_mut(&(frame.to_string(), role.to_string(), name.to_string(), url.map(str::to_string)))?;
+        let at = match (alone && gone.len() == 1, self.last_given) {
+            (true, _) => 0,
+            (false, Some(before)) => gone.iter().position(|n| self.entries.get(n).is_some_and(|e| e.after == Some(before)))?,
+            (false, None) => return None,
+        };
+        Some(gone.swap_remove(at))
     }
 
     /// Ends a snapshot: forgets refs gone for [`PRUNE_AFTER`] full snapshots,
@@ -273,6 +283,15 @@ impl RefTable {
     /// The ref for a node: the one it had before in this document, or a new
     /// number (numbers are never reused).
     pub fn assign(&mut self, frame: &str, backend_node_id: i64, role: &str, name: &str, url: Option<&str>) -> u32 {
+        let n = self.give(frame, backend_node_id, role, name, url);
+        if let Some(e) = self.entries.get_mut(&n) {
+            e.after = self.last_given;
+        }
+        self.last_given = Some(n);
+        n
+    }
+
+    fn give(&mut self, frame: &str, backend_node_id: i64, role: &str, name: &str, url: Option<&str>) -> u32 {
         let generation = self.generation;
         if let Some(n) = self.by_node.get(frame, backend_node_id) {
             if let Some(e) = self.entries.get_mut(&n) {
@@ -303,7 +322,7 @@ impl RefTable {
             name: name.to_string(),
             url: url.map(str::to_string),
         };
-        self.entries.insert(n, Entry { target, seen: generation });
+        self.entries.insert(n, Entry { target, seen: generation, after: None });
         n
     }
 
@@ -426,7 +445,7 @@ impl RefTable {
             t.next = t.next.max(n + 1);
             t.by_node.insert(&frame, backend_node_id, n);
             let target = Target { frame, document, backend_node_id, role, name, url };
-            t.entries.insert(n, Entry { target, seen: t.generation.saturating_sub(age) });
+            t.entries.insert(n, Entry { target, seen: t.generation.saturating_sub(age), after: None });
         }
         Ok(t)
     }

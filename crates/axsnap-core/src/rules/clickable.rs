@@ -239,7 +239,7 @@ mod tests {
     }
 
     #[test]
-    fn a_redrawn_clickable_keeps_its_ref_unless_another_shows_the_same_words() {
+    fn a_redrawn_clickable_keeps_its_ref_and_twins_keep_theirs_where_they_stood() {
         let mut refs = crate::RefTable::new();
         let card = |id: u32, text: u32, words: &'static str| [n(id, "generic", "", &[text]), n(text, "StaticText", words, &[])];
         let board = |ids: [(u32, u32, &'static str); 3]| {
@@ -253,9 +253,13 @@ mod tests {
         snap(&mut refs, board([(2, 3, "Write report"), (4, 5, "×"), (6, 7, "×")]), &clicks([2, 4, 6]));
         // The page rendered the board again: every element is new.
         let t = snap(&mut refs, board([(12, 13, "Write report"), (14, 15, "×"), (16, 17, "×")]), &clicks([12, 14, 16]));
-        assert_eq!(t, "page \"T\"\nclickable A0 Write report\nclickable A3 ×\nclickable A4 ×\n", "the twins cannot tell which is which");
+        assert_eq!(t, "page \"T\"\nclickable A0 Write report\nclickable A1 ×\nclickable A2 ×\n", "each twin after the element it followed");
         assert_eq!(refs.resolve("A0").unwrap().backend_node_id, 112);
-        assert_eq!(refs.resolve("A1").unwrap_err().code, crate::ErrorCode::StaleRef);
+        assert_eq!(refs.resolve("A2").unwrap().backend_node_id, 116);
+        // Moved: the twin after "Write report" is still A1; the one first now stood nowhere known.
+        let t = snap(&mut refs, board([(22, 23, "×"), (24, 25, "Write report"), (26, 27, "×")]), &clicks([22, 24, 26]));
+        assert_eq!(t, "page \"T\"\nclickable A3 ×\nclickable A0 Write report\nclickable A1 ×\n");
+        assert_eq!(refs.resolve("A2").unwrap_err().code, crate::ErrorCode::StaleRef);
     }
 
     #[test]
