@@ -19,26 +19,30 @@ fn secrets() -> JsValue {
 
 pub fn snapshot_from_json_string() {
     let mut s = Snapshotter::new();
-    let out = s.snapshot(page(PAGE), secrets(), JsValue::UNDEFINED).unwrap();
+    let out = s.snapshot(page(PAGE), secrets(), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let text = get(&out, "text").as_string().unwrap();
     assert_eq!(
         text,
         "page \"Shop\" https://shop.test/cart\nA0 [Home](/)\ntextbox A1 \"Card number\" secret=credit-card filled\nbutton A2 \"Pay\"\n"
     );
     assert_eq!(get(&get(&out, "stats"), "refs").as_f64(), Some(3.0));
+    // The typed facts travel with the text: what a guard decides from.
+    let card = get(&js_sys::Array::from(&get(&out, "refs")).get(1), "secret");
+    assert_eq!(card.as_string().as_deref(), Some("credit-card"));
+    assert_eq!(get(&get(&out, "page"), "url").as_string().as_deref(), Some("https://shop.test/cart"));
 }
 
 pub fn snapshot_of_a_frames_bundle_matches_a_single_tree() {
     let bundle = format!(r#"{{"frames":[{{"key":"main","nodes":{}}}]}}"#, &PAGE[PAGE.find('[').unwrap()..PAGE.rfind(']').unwrap() + 1]);
-    let a = Snapshotter::new().snapshot(page(&bundle), secrets(), JsValue::NULL).unwrap();
-    let b = Snapshotter::new().snapshot(page(PAGE), secrets(), JsValue::NULL).unwrap();
+    let a = Snapshotter::new().snapshot(page(&bundle), secrets(), JsValue::NULL, JsValue::UNDEFINED).unwrap();
+    let b = Snapshotter::new().snapshot(page(PAGE), secrets(), JsValue::NULL, JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&a, "text").as_string(), get(&b, "text").as_string());
     assert!(!get(&a, "text").as_string().unwrap().contains("4111"));
 }
 
 pub fn resolve_and_stale_refs() {
     let mut s = Snapshotter::new();
-    s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let t = s.resolve("A2").unwrap();
     assert_eq!(get(&t, "backendNodeId").as_f64(), Some(5.0));
     assert_eq!(get(&t, "frame").as_string().as_deref(), Some("main"));
@@ -48,11 +52,11 @@ pub fn resolve_and_stale_refs() {
     // The page draws the same button again (a new node, same role and name):
     // the ref passes to it, as a person would see the same button.
     let redrawn = PAGE.replace(r#""backendDOMNodeId":5}"#, r#""backendDOMNodeId":6}"#);
-    s.snapshot(page(&redrawn), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    s.snapshot(page(&redrawn), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&s.resolve("A2").unwrap(), "backendNodeId").as_f64(), Some(6.0));
     // Another button takes its place: the old ref is stale, never matched to it.
     let other = redrawn.replace(r#""Pay"},"childIds":[],"backendDOMNodeId":6"#, r#""Cancel"},"childIds":[],"backendDOMNodeId":7"#);
-    s.snapshot(page(&other), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    s.snapshot(page(&other), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let err = s.resolve("A2").unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("stale_ref"));
     assert!(get(&err, "message").as_string().unwrap().contains("A2 is stale"));
@@ -65,30 +69,30 @@ pub fn resolve_and_stale_refs() {
 
 pub fn bad_input_and_options_are_typed_errors() {
     let mut s = Snapshotter::new();
-    let err = s.snapshot(JsValue::from_str("{"), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
+    let err = s.snapshot(JsValue::from_str("{"), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
-    let err = s.snapshot(JsValue::from(3), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
+    let err = s.snapshot(JsValue::from(3), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
     let opts = js_sys::JSON::parse(r#"{"mode":"sideways"}"#).unwrap();
-    let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap_err();
+    let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_options"));
     // JSON.parse makes `__proto__` an own key: an unknown option like any other.
     let opts = js_sys::JSON::parse(r#"{"__proto__":{"maxChars":1}}"#).unwrap();
-    let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap_err();
+    let err = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_options"));
     assert!(get(&err, "message").as_string().unwrap().starts_with("unknown option \"__proto__\": the options are mode, format"));
     let bad_secrets = js_sys::JSON::parse(r#"[{"frame":"main"}]"#).unwrap();
-    let err = s.snapshot(page(PAGE), bad_secrets, JsValue::UNDEFINED).unwrap_err();
+    let err = s.snapshot(page(PAGE), bad_secrets, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
     assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"));
     // The snapshotter still works after errors.
-    assert!(s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).is_ok());
+    assert!(s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).is_ok());
 }
 
 pub fn options_are_honoured() {
     let mut s = Snapshotter::new();
     let opts = js_sys::JSON::parse(r#"{"mode":"interactive","format":"json","maxChars":0}"#).unwrap();
-    let out = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts).unwrap();
+    let out = s.snapshot(page(PAGE), JsValue::UNDEFINED, opts, JsValue::UNDEFINED).unwrap();
     let rows = js_sys::JSON::parse(&get(&out, "text").as_string().unwrap()).unwrap();
     assert_eq!(js_sys::Array::from(&rows).length(), 4);
 }
@@ -96,14 +100,14 @@ pub fn options_are_honoured() {
 pub fn diff_snapshots_against_the_previous_one() {
     let mut s = Snapshotter::new();
     let diff = || js_sys::JSON::parse(r#"{"diff":true}"#).unwrap();
-    let first = s.snapshot(page(PAGE), JsValue::UNDEFINED, diff()).unwrap();
+    let first = s.snapshot(page(PAGE), JsValue::UNDEFINED, diff(), JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&get(&first, "diff"), "full").as_bool(), Some(true));
     assert!(get(&first, "text").as_string().unwrap().starts_with("page \"Shop\""));
-    let again = s.snapshot(page(PAGE), JsValue::UNDEFINED, diff()).unwrap();
+    let again = s.snapshot(page(PAGE), JsValue::UNDEFINED, diff(), JsValue::UNDEFINED).unwrap();
     assert_eq!(get(&again, "text").as_string().as_deref(), Some("no change since the previous snapshot\n"));
     assert_eq!(get(&get(&again, "diff"), "full").as_bool(), Some(false));
     // A plain snapshot has no diff field.
-    let plain = s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    let plain = s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     assert!(get(&plain, "diff").is_undefined());
 }
 
@@ -111,7 +115,7 @@ pub fn diff_snapshots_against_the_previous_one() {
 /// service worker), and anything else is a typed error.
 pub fn refs_survive_export_and_import() {
     let mut s = Snapshotter::new();
-    s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
+    s.snapshot(page(PAGE), JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap();
     let saved = s.export_refs();
     let mut back = Snapshotter::new();
     back.import_refs(&saved).unwrap();
@@ -185,7 +189,7 @@ pub fn packed_input_reads_as_serde_reads_it() {
     for text in [r#"{"nodes":[{"nodeId":"1","ignored":"yes"}]}"#, r#"{"nodes":{}}"#, r#"{"frames":[{"key":5,"nodes":[]}]}"#] {
         let input = page(text);
         assert!(read_packed(&input).is_none(), "{text}");
-        let err = Snapshotter::new().snapshot(input, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
+        let err = Snapshotter::new().snapshot(input, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED).unwrap_err();
         assert_eq!(get(&err, "code").as_string().as_deref(), Some("bad_input"), "{text}");
     }
 }
