@@ -17,8 +17,9 @@
 //! (`extension/worker/typed.js`), so a value never leaves it.
 //!
 //! Matching: a text is normalised the same way (as printed, ASCII
-//! lower-cased); each window of a fingerprint's length that starts a word
-//! (after a character that is not a letter or digit) is hashed and compared;
+//! lower-cased); each window of a fingerprint's length that does not start
+//! with a space is hashed and compared, wherever it starts: texts printed
+//! together may glue an echo to the word before it (`Wrong passwordhunter2`);
 //! each run of digit groups joined by single separators (`-`, `.`, `/`,
 //! space) is read as its digits, and each window of a fingerprint's digit
 //! count is hashed and compared. Values shorter than
@@ -133,11 +134,8 @@ impl Typed {
         }
         let bounds: Vec<usize> = hay.char_indices().map(|(i, _)| i).chain([hay.len()]).collect();
         let chars = bounds.len() - 1;
-        let mut prev: Option<char> = None;
         for (k, c) in hay.chars().enumerate() {
-            let starts = c != ' ' && !(c.is_alphanumeric() && prev.is_some_and(char::is_alphanumeric));
-            prev = Some(c);
-            if !starts {
+            if c == ' ' {
                 continue;
             }
             for &len in lengths.iter().filter(|&&len| k + len <= chars) {
@@ -257,11 +255,13 @@ mod tests {
         assert_eq!(cut("'hunter2' twice: hunter2", &t), "'[secret]' twice: [secret]");
         assert_eq!(cut("you typed hun\u{200B}ter2  here", &t), "you typed [secret]  here");
         assert_eq!(cut("hunter2s", &t), "[secret]s");
-        // Only from the start of a word: a longer word that ends so is another word…
-        assert_eq!(cut("xhunter2 hunter", &t), "xhunter2 hunter");
-        // …but another typed value cut before it is no word.
+        // Glued to the word before it, as texts printed together may be: a
+        // word that holds a typed value whole shows the value.
+        assert_eq!(cut("xhunter2 hunter", &t), "x[secret] hunter");
+        assert_eq!(cut("Wrong passwordHunter2!", &t), "Wrong password[secret]!");
+        // Two values glued together are one cut.
         let two = typed(&["hunter2", "open-sesame"]);
-        assert_eq!(cut("You typed hunter2open-sesame!", &two), "You typed [secret][secret]!");
+        assert_eq!(cut("You typed hunter2open-sesame!", &two), "You typed [secret]!");
         let spaced = typed(&["  correct  horse "]);
         assert_eq!(cut("Phrase: Correct\nhorse!", &spaced), "Phrase: [secret]!");
     }
