@@ -5,6 +5,7 @@
 import { setup } from './setup.mjs';
 import { build } from './build.mjs';
 import { buildClient } from './client.mjs';
+import { buildCdp } from './cdp.mjs';
 import { run, step } from './lib.mjs';
 
 const started = Date.now();
@@ -18,13 +19,14 @@ const stages = [
   ['build the MCP server for the end-to-end tests: cargo build -p axsnap-mcp', () => run('cargo', ['build', '-p', 'axsnap-mcp', '--quiet'])],
   ['type-check the extension', () => run('npx', ['--no-install', 'tsc', '-p', 'jsconfig.json'])],
   ['build and type-check the client package', () => buildClient()],
+  ['build, type-check and load @axsnap/cdp', () => buildCdp({ quiet: true })],
   ['JavaScript tests: unit, and end to end with the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
 ];
 
 for (const [name, fn] of stages) {
   step(name);
   try {
-    fn();
+    await fn();
   } catch (e) {
     console.error(`\nFAILED: ${name}\n${e.message}`);
     process.exit(1);

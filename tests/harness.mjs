@@ -107,6 +107,33 @@ export async function launchWithCdp(port) {
 }
 
 /**
+ * A plain Chromium (no extension) as its own process, listening for CDP on a
+ * port it picks: a stand-in for a remote browser of a fleet. `endpoint` is
+ * what chromium.connectOverCDP takes; `close` ends it and removes its profile.
+ * @param {{args?: string[]}} [o]
+ */
+export async function spawnChromium(o = {}) {
+  const { spawn } = await import('node:child_process');
+  const dir = await mkdtemp(join(tmpdir(), 'axsnap-chromium-remote-'));
+  const proc = spawn(CHROMIUM, ['--headless', ...FLAGS, '--remote-debugging-port=0', `--user-data-dir=${dir}`,
+    '--window-size=1280,800', ...(o.args ?? []), 'about:blank'], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  const close = async () => {
+    proc.kill();
+    await exited;
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+  };
+  // Chromium writes the port it listens on into the profile once it is ready.
+  for (let i = 0; i < 150; i++) {
+    const port = await readFile(join(dir, 'DevToolsActivePort'), 'utf8').then((t) => t.split('\n')[0], () => '');
+    if (port) return { endpoint: `http://127.0.0.1:${port}`, pid: proc.pid, close };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await close();
+  throw new Error('Chromium did not start');
+}
+
+/**
  * chrome-devtools-mcp, a peer in the benchmarks, as an MCP client driving
  * the Chromium that listens for CDP on `port` (launchWithCdp).
  * @param {number} port

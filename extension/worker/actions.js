@@ -7,6 +7,7 @@
 // A value typed into a field is never logged or echoed.
 
 import { send } from './cdp.js';
+import { transport } from './transport.js';
 import { AxError } from './errors.js';
 import { locateFrame } from './frames.js';
 import { answerDialog } from './dialogs.js';
@@ -376,7 +377,7 @@ async function interceptDrags(t) {
     session = source.sessionId || undefined;
     wake();
   };
-  chrome.debugger.onEvent.addListener(onEvent);
+  const off = transport().onEvent(onEvent);
   const on = await Promise.all(sessions.map((s) => send(t.tabId, s, 'Input.setInterceptDrags', { enabled: true }).then(() => s, () => null)));
   const enabled = on.filter((s) => s !== null);
   return {
@@ -389,7 +390,7 @@ async function interceptDrags(t) {
       wake = () => { clearTimeout(timer); resolve(got); };
     }),
     stop: () => {
-      chrome.debugger.onEvent.removeListener(onEvent);
+      off();
       for (const s of enabled) send(t.tabId, s, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
     },
   };

@@ -17,8 +17,8 @@
 
 import { AxError, fromChrome } from './errors.js';
 import { tabSession } from './session.js';
+import { transport } from './transport.js';
 
-const PROTOCOL = '1.3';
 export const DEADLINE_MS = 5000;
 const DEADLINES = { 'Accessibility.getFullAXTree': 30000, 'Input.insertText': 10000 };
 /** The deadline of a quick call sent while the page still builds an accessibility tree asked for before it. */
@@ -45,7 +45,6 @@ const timedOut = Symbol('deadline');
  */
 export async function send(tabId, sessionId, method, params = {}, opts = {}) {
   if (held.has(tabId) && !BROWSER_SIDE.test(method)) throw held.get(tabId);
-  const target = sessionId ? { tabId, sessionId } : { tabId };
   const ms = opts.timeoutMs ?? DEADLINES[method] ?? DEADLINE_MS;
   let timer;
   /** @type {(e: any) => void} */
@@ -57,7 +56,7 @@ export async function send(tabId, sessionId, method, params = {}, opts = {}) {
   const calls = waiting.get(tabId) || new Set();
   waiting.set(tabId, calls.add(stop));
   try {
-    return await Promise.race([chrome.debugger.sendCommand(target, method, params), stopped]);
+    return await Promise.race([transport().send(tabId, sessionId, method, params), stopped]);
   } catch (e) {
     if (e === timedOut) throw opts.probe ? e : await lateAnswer(tabId, sessionId, method, ms);
     throw fromChrome(e, method);
@@ -144,13 +143,13 @@ export async function ensureAttached(tabId) {
   const session = await tabSession(tabId);
   if (session.live) return false;
   try {
-    await within(chrome.tabs.get(tabId), DEADLINE_MS, 'chrome.tabs.get');
+    await within(transport().tab(tabId), DEADLINE_MS, 'the tab');
   } catch {
     throw new AxError('no_tab', `tab ${tabId} does not exist (closed?)`);
   }
   if (session.attached && (await ours(tabId))) return attachedNow(session, false);
   try {
-    await within(chrome.debugger.attach({ tabId }, PROTOCOL), DEADLINE_MS, 'attach');
+    await within(transport().attach(tabId), DEADLINE_MS, 'attach');
   } catch (e) {
     const err = fromChrome(e, 'attach');
     if (err.code === 'debugger_busy' && (await ours(tabId))) return attachedNow(session, false);
@@ -170,7 +169,7 @@ async function attachedNow(session, fresh) {
 /** Is the debugger on this tab ours? Only a command can tell. */
 async function ours(tabId) {
   try {
-    await within(chrome.debugger.sendCommand({ tabId }, 'Target.getTargetInfo', {}), DEADLINE_MS, 'Target.getTargetInfo');
+    await within(transport().send(tabId, undefined, 'Target.getTargetInfo', {}), DEADLINE_MS, 'Target.getTargetInfo');
     return true;
   } catch (e) {
     // No answer is not "no": only Chrome's refusal says it is not ours.
@@ -180,7 +179,7 @@ async function ours(tabId) {
 
 export async function detach(tabId) {
   try {
-    await within(chrome.debugger.detach({ tabId }), DEADLINE_MS, 'detach');
+    await within(transport().detach(tabId), DEADLINE_MS, 'detach');
   } catch { /* already gone */ }
   (await tabSession(tabId)).detached();
 }

@@ -10,6 +10,7 @@ import { send, hold, release } from './cdp.js';
 import { AxError } from './errors.js';
 import { typedMemories } from './session.js';
 import { scrubAnswer } from './typed.js';
+import { transport } from './transport.js';
 
 const KEY = (tabId) => `dialog:${tabId}`;
 /** A page can put megabytes in a dialog; the caller needs the gist. */
@@ -37,7 +38,7 @@ export function onDialogEvent(tabId, method, params) {
       d = scrubAnswer(d, typedMemories());
     } catch { /* the core is not loaded yet: nothing typed is known either */ }
     open.set(tabId, d);
-    chrome.storage.session.set({ [KEY(tabId)]: d }).catch(() => {});
+    transport().store.set(KEY(tabId), d).catch(() => {});
     // Calls to the page would wait for the dialog: they answer now.
     hold(tabId, dialogOpen(d));
   } else if (method === 'Page.javascriptDialogClosed') {
@@ -48,16 +49,16 @@ export function onDialogEvent(tabId, method, params) {
 export function forgetDialog(tabId) {
   open.set(tabId, null);
   release(tabId);
-  chrome.storage.session.remove(KEY(tabId)).catch(() => {});
+  transport().store.remove(KEY(tabId)).catch(() => {});
 }
 
 /** @returns {Promise<Dialog|null>} */
 export async function openDialog(tabId) {
   if (!open.has(tabId)) {
-    const stored = /** @type {any} */ (await chrome.storage.session.get(KEY(tabId)));
+    const stored = await transport().store.get(KEY(tabId));
     // An event may have arrived while storage answered: it is newer.
     if (!open.has(tabId)) {
-      const d = stored[KEY(tabId)] || null;
+      const d = stored || null;
       open.set(tabId, d);
       if (d) hold(tabId, dialogOpen(d));
     }

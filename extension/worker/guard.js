@@ -20,6 +20,7 @@ import { formFacts } from './forms.js';
 import { guardTab, sitesOfFrames } from './edge.js';
 import { locateFrame, listFrames } from './frames.js';
 import { tabSession } from './session.js';
+import { transport } from './transport.js';
 import { allowedSites, allowSite } from './agent_tabs.js';
 
 /** An agent's call over the bridge gives up after 25 s for a navigation: the person has less to answer, so that it learns the outcome. */
@@ -83,7 +84,7 @@ export const guardAnswer = (guard) => (guard && guard.allowedNow.size ? { allowe
  * @param {{action: string, value?: any}} req
  */
 export async function guardAct(guard, tabId, t, req) {
-  const [tab, frames, session] = await Promise.all([chrome.tabs.get(tabId), listFrames(tabId), tabSession(tabId)]);
+  const [tab, frames, session] = await Promise.all([transport().tab(tabId), listFrames(tabId), tabSession(tabId)]);
   const pageUrl = tab.url || tab.pendingUrl || '';
   const edge = await guardTab(tabId, {
     allowed: guard.sites, ask: (a) => ask(guard, tabId, a), pageUrl, pageSites: sitesOfFrames(frames),

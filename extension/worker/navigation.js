@@ -7,13 +7,14 @@ import { AxError } from '../../protocol/errors.js';
 import { fromChrome } from './errors.js';
 import { send } from './cdp.js';
 import { attachTab } from './frames.js';
+import { transport } from './transport.js';
 
 /** A tab as the protocol describes it. */
 export const tabInfo = (t) => ({ tabId: t.id, windowId: t.windowId, title: t.title || '', url: t.url || t.pendingUrl || '', active: t.active });
 
 export async function getTab(tabId) {
   try {
-    return await chrome.tabs.get(tabId);
+    return await transport().tab(tabId);
   } catch (e) {
     throw fromChrome(e, `tab ${tabId}`);
   }

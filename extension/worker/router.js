@@ -20,19 +20,20 @@ import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
 import { guardOf, guardAct, checkNavigation, guardAnswer } from './guard.js';
 import { version } from '../pkg/axsnap_wasm.js';
+import { transport } from './transport.js';
 
 /** @typedef {{watches: import('./watch.js').Watches}} PortContext  a long-lived port's own state */
 
 const DEFAULT_TIMEOUT = 15000;
-const extensionOrigin = () => new URL(chrome.runtime.getURL('')).origin;
+const extensionOrigin = () => transport().origin;
 
 /** The tab a request is about, checked against the policy; `null` when the caller may not name one. */
 async function tabOf(req, caller) {
   const t = targetTab(caller, req.tabId);
   if (t !== 'active') return t;
-  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-  if (!tab || tab.id === undefined) throw new AxError('no_tab', 'no active tab: pass tabId');
-  return tab.id;
+  const id = await transport().activeTab();
+  if (id === undefined) throw new AxError('no_tab', 'no active tab: pass tabId');
+  return id;
 }
 
 /** Why Chrome lets no extension read the tab's page, from its URL, or null; the URL only to a caller that sees the top page. */

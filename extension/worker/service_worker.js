@@ -4,8 +4,9 @@
 
 import { handle } from './router.js';
 import { callerFrom } from './policy.js';
-import { onDebuggerEvent } from './frames.js';
-import { knownSession, forgetTab, coreReady } from './session.js';
+import { forgetTab, coreReady } from './session.js';
+import { startPipeline } from './pipeline.js';
+import { chromeHost } from './chrome_host.js';
 import { startAgents } from './agents.js';
 import { openPort, cutPorts } from './ports.js';
 import { endTab } from './watch.js';
@@ -14,6 +15,8 @@ import { syncBridges } from '../bridge/register.js';
 import { clearEdgeRules } from './edge.js';
 
 const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
+// The pipeline's events are heard from here on (chrome.debugger's, registered now, at the top level).
+startPipeline(chromeHost);
 coreReady(); // the Wasm core loads while the first message is on its way
 
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
@@ -47,15 +50,6 @@ chrome.storage.onChanged.addListener((changes) => {
 // Host access granted in the person's click may land after the answer is stored; taken back in Chrome, it ends the bridge.
 chrome.permissions.onAdded.addListener(() => { syncBridges().catch(() => {}); });
 chrome.permissions.onRemoved.addListener(() => { syncBridges().catch(() => {}); });
-
-chrome.debugger.onEvent.addListener((source, method, params) => {
-  onDebuggerEvent(source, method, params);
-});
-
-chrome.debugger.onDetach.addListener((source) => {
-  if (source.tabId === undefined) return;
-  knownSession(source.tabId).then((s) => s && s.detached(), () => {});
-});
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   endTab(tabId);

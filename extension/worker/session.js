@@ -25,11 +25,12 @@
 import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
 import { AxError } from '../../protocol/errors.js';
 import { newMemory } from './typed.js';
+import { transport } from './transport.js';
 
 let loadingCore;
 /** The Wasm core, loaded once: the worker starts it at startup, handlers await it. */
 export function coreReady() {
-  loadingCore ??= init();
+  loadingCore ??= transport().wasm().then((bytes) => init(bytes && { module_or_path: bytes }));
   return loadingCore;
 }
 
@@ -168,11 +169,11 @@ export class TabSession {
         if (sessions.get(this.tabId) !== this) return; // forgotten meanwhile
         const record = this.record();
         try {
-          await chrome.storage.session.set({ [KEY(this.tabId)]: record });
+          await transport().store.set(KEY(this.tabId), record);
         } catch {
           // Only what must outlive a restart: that we are attached, and which refs are lost.
           const lost = [...new Set([...record.lost, ...Object.keys(record.scopes)])];
-          await chrome.storage.session.set({ [KEY(this.tabId)]: { v: VERSION, attached: record.attached, lost } }).catch(() => {});
+          await transport().store.set(KEY(this.tabId), { v: VERSION, attached: record.attached, lost }).catch(() => {});
         }
       });
     }
@@ -196,8 +197,8 @@ export async function tabSession(tabId) {
     loading.set(tabId, (async () => {
       try {
         await coreReady();
-        const stored = /** @type {any} */ (await chrome.storage.session.get(KEY(tabId)));
-        const s = sessions.get(tabId) || new TabSession(tabId, stored[KEY(tabId)]);
+        const stored = await transport().store.get(KEY(tabId));
+        const s = sessions.get(tabId) || new TabSession(tabId, stored);
         sessions.set(tabId, s);
         return s;
       } finally {
@@ -211,8 +212,7 @@ export async function tabSession(tabId) {
 /** The tab's session if the worker has one (in memory or saved), else null: nothing is created. */
 export async function knownSession(tabId) {
   if (sessions.has(tabId) || loading.has(tabId)) return tabSession(tabId);
-  const stored = /** @type {any} */ (await chrome.storage.session.get(KEY(tabId)));
-  return stored[KEY(tabId)] ? tabSession(tabId) : null;
+  return (await transport().store.get(KEY(tabId))) ? tabSession(tabId) : null;
 }
 
 /** The typed-value memories of the tabs the worker holds (typed.js scrubs every answer with them). */
@@ -225,5 +225,5 @@ export async function forgetTab(tabId) {
   const s = sessions.get(tabId);
   sessions.delete(tabId);
   if (s) for (const table of s.scopes.values()) table.free();
-  await chrome.storage.session.remove(KEY(tabId)).catch(() => {});
+  await transport().store.remove(KEY(tabId)).catch(() => {});
 }

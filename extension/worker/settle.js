@@ -12,6 +12,7 @@
 // wait_for.
 
 import { send } from './cdp.js';
+import { transport } from './transport.js';
 
 export const QUIET_MS = 100;
 export const SETTLE_MS = 5000;
@@ -48,8 +49,7 @@ export async function watch(tabId) {
     else return;
     wake();
   };
-  chrome.tabs.onUpdated.addListener(onUpdated);
-  chrome.debugger.onEvent.addListener(onEvent);
+  const offs = [transport().onTabUpdated(onUpdated), transport().onEvent(onEvent)];
   // Network events only for what the page sends from now on; bodies are not kept.
   // The top frame keeps its id across navigations: asked once, beside turning Network on.
   const [network, top] = await Promise.all([
@@ -57,8 +57,7 @@ export async function watch(tabId) {
     send(tabId, undefined, 'Page.getFrameTree').then((r) => r.frameTree.frame.id, () => undefined),
   ]);
   const stop = () => {
-    chrome.tabs.onUpdated.removeListener(onUpdated);
-    chrome.debugger.onEvent.removeListener(onEvent);
+    for (const off of offs) off();
     if (network) send(tabId, undefined, 'Network.disable').catch(() => {});
   };
   const pause = (ms) => new Promise((resolve) => {
