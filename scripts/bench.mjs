@@ -9,6 +9,8 @@
 //   npm run bench -- --apps [--app name,name] [--runs N] [--no-peers]   the fixture web apps instead (bench-apps.mjs)
 //   npm run bench -- --serializer [--runs N] [--no-build]   the Wasm core's nodes/ms on the large corpus trees (bench-serializer.mjs)
 //   npm run bench -- --native [--pages name,name] [--save F] [--compare F]   the CLI over the saved trees, no Chromium (bench-native.mjs)
+//   npm run bench -- --node [--pages name,name] [--runs N] [--all]   @axsnap/cdp in one Node process beside Playwright and agent-browser (bench-node.mjs)
+//   npm run bench -- --fleet [--browsers N] [--tabs M] [--seconds S]   N Chromiums x M pages from one Node process (bench-fleet.mjs)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,17 +18,18 @@ import { promisify } from 'node:util';
 import { setup } from './setup.mjs';
 import { build, wasmSize } from './build.mjs';
 import { ROOT, output } from './lib.mjs';
+import { ACTIONABLE_ROLES, actionableBackendIds } from './actionable.mjs';
 import { corpusDir, textForAssistiveTechnology, textRecall, summarize, describeWorst, TEXT_RECALL_MIN, TEXT_RECALL_PAGE_MIN } from './fidelity.mjs';
 
 if (process.argv.includes('--flows')) await import('./bench-flows.mjs'); // it exits when done
 if (process.argv.includes('--apps')) await import('./bench-apps.mjs'); // it exits when done
 if (process.argv.includes('--serializer')) await import('./bench-serializer.mjs'); // it exits when done
 if (process.argv.includes('--native')) await import('./bench-native.mjs'); // it exits when done
+if (process.argv.includes('--node')) await import('./bench-node.mjs'); // it exits when done
+if (process.argv.includes('--fleet')) await import('./bench-fleet.mjs'); // it exits when done
 
 const BUDGET = 12000;
 const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];
-const ACTIONABLE_ROLES = new Set(['link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem']);
 
 const SHARED_CORPUS = corpusDir() || resolve(ROOT, '../shared/corpus');
 
@@ -167,51 +170,6 @@ const DISPLAY = { navigation: 'nav', banner: 'header', contentinfo: 'footer', co
   MenuListOption: 'option', Iframe: 'iframe', IframePresentational: 'iframe', Figcaption: 'figcaption', DescriptionList: 'dl',
   Abbr: 'abbr', Legend: 'legend', LabelText: 'label', DisclosureTriangle: 'summary', MenuListPopup: 'menu', RootWebArea: 'page' };
 const squash = (s) => String(s || '').replace(/[\u200B\uFEFF\u00AD\u2060]/g, '').split(/[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0085]+/).filter(Boolean).join(' ');
-
-function actionableBackendIds(nodes) {
-  const by = new Map(nodes.map((n) => [n.nodeId, n]));
-  const parentOf = new Map();
-  for (const n of nodes) for (const c of n.childIds || []) if (!parentOf.has(c)) parentOf.set(c, n.nodeId);
-  const prop = (n, name) => (n.properties || []).find((p) => p.name === name)?.value?.value;
-  const editable = (n) => { const v = prop(n, 'editable'); return v !== undefined && v !== '' && v !== 'false'; };
-  const ids = new Set();
-  for (const n of nodes) {
-    const role = n.role?.value;
-    if (n.ignored || n.backendDOMNodeId === undefined || role === 'RootWebArea' || role === 'WebArea' || role === 'Iframe' || role === 'IframePresentational') continue;
-    let insideEditor = false;
-    let p = parentOf.get(n.nodeId);
-    for (let i = 0; i < 4 && p !== undefined; i++) {
-      if (editable(by.get(p))) { insideEditor = true; break; }
-      p = parentOf.get(p);
-    }
-    const control = ACTIONABLE_ROLES.has(role) || role === 'MenuListOption' || role === 'DisclosureTriangle';
-    const focusable = prop(n, 'focusable') === true && !focusSentinel(n, by);
-    if (control || focusable || (editable(n) && !insideEditor)) ids.add(n.backendDOMNodeId);
-  }
-  return ids;
-}
-
-/**
- * A focus-trap sentinel gets no ref (README, format): a focusable generic
- * with no name, no description and nothing below it to read or act on.
- */
-function focusSentinel(n, by) {
-  const role = n.role?.value;
-  const text = (v) => String(v?.value ?? '').trim();
-  if (!['generic', 'none', 'presentation'].includes(role) || text(n.name) || text(n.description)) return false;
-  const prop = (x, name) => (x.properties || []).find((p) => p.name === name)?.value?.value;
-  if (prop(n, 'editable') && prop(n, 'editable') !== 'false') return false;
-  const stack = [...(n.childIds || [])].reverse();
-  for (let seen = 0; stack.length && seen < 64; seen++) {
-    const d = by.get(stack.pop());
-    if (!d) continue;
-    const r = d.role?.value;
-    const visible = ACTIONABLE_ROLES.has(r) || prop(d, 'focusable') === true || (text(d.name) && r !== 'InlineTextBox' && r !== 'LineBreak');
-    if (!d.ignored && visible) return false;
-    stack.push(...[...(d.childIds || [])].reverse());
-  }
-  return true;
-}
 
 /**
  * Link recall on a page: of the AX tree's links with a URL an agent can

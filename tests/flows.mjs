@@ -1,7 +1,10 @@
 // Scripted agent flows on the hand-written apps in tests/fixtures/flows/:
 // each step names its element by role and accessible name, so every tool
 // (axsnap and its peers in the benchmark) finds it in its own view. Shared
-// by the flows test (tests/e2e/flows.test.mjs) and `npm run bench -- --flows`.
+// by the flows test (tests/e2e/flows.test.mjs), the package's test
+// (tests/e2e/cdp.test.mjs) and `npm run bench -- --flows`.
+
+import assert from 'node:assert/strict';
 
 /**
  * @typedef {{do: 'click'|'fill'|'select'|'check'|'uncheck'|'scroll', role?: string, name?: string, value?: string|number}} Step
@@ -217,4 +220,59 @@ export function patch(before, diff) {
   }
   keepTo(old.length);
   return out.map(({ line, kept }) => (kept && focusMoved ? line.replace(FOCUSED, '') : line));
+}
+
+const FULL = { full: true };
+const FRESH = { full: true, fresh: true };
+const MODAL = /^\s*(dialog|alertdialog) .* modal\b/m;
+
+/**
+ * Something that takes snapshots and acts on one page: the extension through
+ * its messages, or @axsnap/cdp. Each answers the protocol's result or throws.
+ * @typedef {{snapshot: (options: object) => Promise<any>, act: (req: {action: string, ref?: string, value?: any, snapshot: object}) => Promise<any>}} Driver
+ */
+
+/**
+ * Replays the steps of a flow on its page through `driver`: each act settles
+ * and answers with a diff, and no diff hides a change (the snapshot it
+ * compares with and the diff alone give the full snapshot taken after the
+ * step); the tree read incrementally gives, after every step, the very
+ * snapshot a whole read gives. Answers how each look was read, and counts.
+ * @param {Step[]} steps @param {Driver} driver @param {(text: string, needle: string) => string} refOf
+ */
+export async function replayFlow(steps, driver, refOf) {
+  let before = await driver.snapshot(FULL);
+  let diffs = 0;
+  /** while a modal dialog is open: the view before it opened */
+  let behind = null;
+  let closings = 0;
+  /** how each look after a step was read: reasons of the whole reads */
+  const reads = [];
+  for (const [i, step] of steps.entries()) {
+    const what = `step ${i + 1} (${step.do} ${step.name ?? step.value})`;
+    const ref = step.role ? refOf(before.text, axsnapNeedle(step)) : undefined;
+    const value = step.do === 'click' || step.do === 'check' ? undefined : step.value;
+    const done = await driver.act({ action: step.do, ref, value, snapshot: { ...FULL, diff: true } });
+    assert.ok(done.diff, what);
+    const after = await driver.snapshot(FULL);
+    const whole = await driver.snapshot(FRESH);
+    assert.equal(whole.stats.fetch.incremental, false, `${what}: fresh reads the whole tree`);
+    assert.equal(after.text, whole.text, `${what}: read ${after.stats.fetch.incremental ? 'incrementally' : `whole (${after.stats.fetch.reason})`}, it is the page`);
+    reads.push(done.stats?.fetch?.incremental ? 'incremental' : done.stats?.fetch?.reason, after.stats.fetch.incremental ? 'incremental' : after.stats.fetch.reason);
+    // A modal dialog closed: the diff compares with the page before it opened, which the agent read.
+    const base = done.diff.closed ? behind : before;
+    if (done.diff.closed) assert.ok(behind && MODAL.test(before.text) && !MODAL.test(after.text), `${what}: a modal dialog closed`);
+    if (done.diff.full) {
+      assert.equal(done.text, after.text, `${what}: the whole page (${done.diff.reason}) is the page`);
+    } else {
+      diffs++;
+      // The contract: the snapshot the diff compares with and the diff alone give the page, line by line, refs included.
+      assert.deepEqual(patch(base.text, done.text), inlineLinks(after.text), `${what}: the diff\n${done.text}`);
+    }
+    if (done.diff.closed && !done.diff.full) closings++;
+    if (MODAL.test(after.text)) behind ??= before;
+    else behind = null;
+    before = after;
+  }
+  return { reads, diffs, closings, last: before };
 }

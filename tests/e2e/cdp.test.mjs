@@ -10,6 +10,7 @@ import puppeteer from 'puppeteer-core';
 import { launch, refOf, spawnChromium, ROOT } from '../harness.mjs';
 import { serve } from '../server.mjs';
 import { corpusDir } from '../../scripts/fidelity.mjs';
+import { FLOWS, replayFlow } from '../flows.mjs';
 import { attach } from '../../packages/cdp/src/index.js';
 
 /** Corpus pages of every kind (as bench --quick), and a fixture with secrets, same-site and cross-site frames. */
@@ -118,5 +119,22 @@ test('Chromiums in other processes, over Playwright\'s connectOverCDP and Puppet
     await pw?.close().catch(() => {});
     await pp?.disconnect().catch(() => {});
     await Promise.all(remotes.map((r) => r.close()));
+  }
+});
+
+test('flows through the package: each act settles and answers a diff that hides no change', async () => {
+  for (const flow of FLOWS.filter((f) => ['login', 'modal-menu'].includes(f.name))) {
+    const page = await b.ctx.newPage();
+    await page.goto(server.url(flow.page), { waitUntil: 'load' });
+    await page.bringToFront();
+    const ax = await attach(page);
+    const { diffs, closings } = await replayFlow(flow.steps, {
+      snapshot: (options) => ax.snapshot(options),
+      act: ({ action, ref, value, ...more }) => ax.act(ref, action, value, more),
+    }, refOf);
+    assert.ok(diffs >= 1, `${flow.name}: some steps answer with a diff`);
+    if (flow.name === 'modal-menu') assert.ok(closings >= 1, 'the step that closes the dialog answers with a diff');
+    await ax.detach();
+    await page.close();
   }
 });
