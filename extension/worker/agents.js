@@ -15,6 +15,7 @@
 // nothing, and a frame it replays, alters or forges closes the connection.
 
 import { handle } from './router.js';
+import { onForget } from './session.js';
 import { toPayload } from './errors.js';
 import { AxError } from '../../protocol/errors.js';
 import * as agentTabs from './agent_tabs.js';
@@ -64,8 +65,8 @@ export function startAgents() {
   chrome.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === ALARM) apply();
   });
-  chrome.tabs.onRemoved.addListener((tabId) => {
-    agentTabs.forget(tabId);
+  onForget((tabId, why) => {
+    if (why === 'closed') agentTabs.forget(tabId);
   });
   chrome.runtime.onStartup.addListener(() => {
     agentTabs.clearAll();

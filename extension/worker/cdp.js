@@ -16,7 +16,7 @@
 // runs, so no input is sent to a page that did not answer.
 
 import { AxError, fromChrome } from './errors.js';
-import { tabSession } from './session.js';
+import { tabSession, loadedSession, checkOpen, heldTabs, forget } from './session.js';
 import { transport } from './transport.js';
 
 export const DEADLINE_MS = 5000;
@@ -27,11 +27,6 @@ export const BEHIND_TREE_MS = DEADLINES['Accessibility.getFullAXTree'] + DEADLIN
 const PROBE_MS = 1000;
 /** Methods the browser answers without asking the page (they cannot say it is busy). */
 const BROWSER_SIDE = /^(Target\.getTargetInfo|Page\.handleJavaScriptDialog|Page\.getNavigationHistory)$/;
-
-/** tabId → calls waiting for Chrome, each with a way to stop waiting. */
-const waiting = new Map();
-/** tabId → why the page cannot answer now (a dialog is open): calls to it fail at once. */
-const held = new Map();
 
 const timedOut = Symbol('deadline');
 
@@ -44,7 +39,9 @@ const timedOut = Symbol('deadline');
  * @returns {Promise<any>}
  */
 export async function send(tabId, sessionId, method, params = {}, opts = {}) {
-  if (held.has(tabId) && !BROWSER_SIDE.test(method)) throw held.get(tabId);
+  // The tab's session holds the calls waiting (so a dialog or the tab's close stops them) and why the page answers none.
+  const tab = loadedSession(tabId);
+  if (tab?.held && !BROWSER_SIDE.test(method)) throw tab.held;
   const ms = opts.timeoutMs ?? DEADLINES[method] ?? DEADLINE_MS;
   let timer;
   /** @type {(e: any) => void} */
@@ -53,8 +50,7 @@ export async function send(tabId, sessionId, method, params = {}, opts = {}) {
     stop = reject;
     timer = setTimeout(() => reject(timedOut), ms);
   });
-  const calls = waiting.get(tabId) || new Set();
-  waiting.set(tabId, calls.add(stop));
+  tab?.calls.add(stop);
   try {
     return await Promise.race([transport().send(tabId, sessionId, method, params), stopped]);
   } catch (e) {
@@ -62,8 +58,7 @@ export async function send(tabId, sessionId, method, params = {}, opts = {}) {
     throw fromChrome(e, method);
   } finally {
     clearTimeout(timer);
-    calls.delete(stop);
-    if (!calls.size) waiting.delete(tabId);
+    tab?.calls.delete(stop);
   }
 }
 
@@ -71,14 +66,15 @@ export async function send(tabId, sessionId, method, params = {}, opts = {}) {
  * The page cannot answer until further notice (a dialog opened): calls
  * waiting on it fail with `error` now, and so do new ones until `release`.
  * Browser-side calls (answering the dialog) still go through.
+ * @param {import('./session.js').TabSession} tab
  */
-export function hold(tabId, error) {
-  held.set(tabId, error);
-  for (const stop of waiting.get(tabId) || []) stop(error);
+export function hold(tab, error) {
+  tab.held = error;
+  for (const stop of tab.calls) stop(error);
 }
 
-export function release(tabId) {
-  held.delete(tabId);
+export function release(/** @type {import('./session.js').TabSession} */ tab) {
+  tab.held = null;
 }
 
 /** What a call past its deadline means: a slow answer, or a page that answers nothing. */
@@ -87,7 +83,7 @@ async function lateAnswer(tabId, sessionId, method, ms) {
   // Building a large tree keeps the page busy by itself: asking it again tells nothing.
   if (!BROWSER_SIDE.test(method) && !method.startsWith('Accessibility.') && !(await answers(tabId, sessionId))) {
     // Pages of one site may share a process: a dialog in another tab holds them all.
-    const dialogs = [...held.keys()].filter((t) => t !== tabId);
+    const dialogs = heldTabs().filter((t) => t !== tabId);
     const why = dialogs.length
       ? `a dialog is open in tab ${dialogs.join(', ')}, which may share this page's process: answer it`
       : 'a script in it runs without pause (or a dialog opened before axsnap attached is waiting)';
@@ -128,7 +124,7 @@ export async function stillAttached(tabId) {
   const session = await tabSession(tabId);
   if (!session.live) return false;
   if (await ours(tabId)) return true;
-  session.detached();
+  await forget(tabId, 'detached');
   return false;
 }
 
@@ -140,11 +136,13 @@ export async function stillAttached(tabId) {
  * debugger is us.
  */
 export async function ensureAttached(tabId) {
+  checkOpen(tabId);
   const session = await tabSession(tabId);
   if (session.live) return false;
   try {
     await within(transport().tab(tabId), DEADLINE_MS, 'the tab');
-  } catch {
+  } catch (e) {
+    if (e.code === 'timeout') throw e;
     throw new AxError('no_tab', `tab ${tabId} does not exist (closed?)`);
   }
   if (session.attached && (await ours(tabId))) return attachedNow(session, false);
@@ -181,5 +179,5 @@ export async function detach(tabId) {
   try {
     await within(transport().detach(tabId), DEADLINE_MS, 'detach');
   } catch { /* already gone */ }
-  (await tabSession(tabId)).detached();
+  await forget(tabId, 'detached');
 }

@@ -54,9 +54,10 @@ async function readConfirmsNow() {
 /**
  * Asks the person and waits: resolves when they allow it; throws `declined`
  * when they deny it, `confirmation_unavailable` when no panel is open or
- * nobody answered in time (or `signal` aborted).
+ * nobody answered in time (or `signal` aborted), `no_tab` when the tab closed meanwhile.
  * @param {import('./judge.js').Ask & {tabId: number, who: string}} ask
- * @param {{ms?: number, signal?: AbortSignal}} [o]
+ * @param {{ms?: number, signal?: AbortSignal, onTabClosed?: (tabId: number, then: () => void) => () => void}} [o]
+ *   onTabClosed: calls `then` when the tab closes (the tab's session tells), answers how to stop listening
  */
 export async function confirm(ask, o = {}) {
   const ms = o.ms ?? CONFIRM_MS;
@@ -71,6 +72,7 @@ export async function confirm(ask, o = {}) {
   let onChange;
   let timer;
   let alive;
+  let offTab = () => {};
   const answered = new Promise((resolve) => {
     onChange = (changes, area) => {
       if (area === 'session' && changes[key]?.newValue) resolve(changes[key].newValue);
@@ -78,6 +80,8 @@ export async function confirm(ask, o = {}) {
     chrome.storage.onChanged.addListener(onChange);
     timer = setTimeout(() => resolve('timeout'), ms);
     o.signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+    // A question about a tab that closed has nothing left to allow: it ends at once, never left waiting.
+    offTab = o.onTabClosed?.(ask.tabId, () => resolve('closed')) ?? offTab;
   });
   alive = setInterval(() => chrome.runtime.getPlatformInfo().catch(() => {}), KEEPALIVE_MS);
   try {
@@ -85,10 +89,12 @@ export async function confirm(ask, o = {}) {
     const answer = await answered;
     if (answer === 'allow') return;
     if (answer === 'deny') throw new AxError('declined', `the person declined: ${askLine(ask, 'this step')}. Nothing was sent; do not try another way to do it`);
+    if (answer === 'closed') throw new AxError('no_tab', `${askLine(ask, 'this step')}: tab ${ask.tabId} was closed while the person was asked. Nothing was sent`);
     throw new AxError('confirmation_unavailable', `${askLine(ask, 'this step')}: nobody answered in the side panel ${answer === 'timeout' ? `within ${ms / 1000} s` : 'before the request ended'}. Nothing was sent`);
   } finally {
     clearTimeout(timer);
     clearInterval(alive);
+    offTab();
     chrome.storage.onChanged.removeListener(onChange);
     await serial(async () => {
       await chrome.storage.session.set({ [CONFIRMS]: (await readConfirmsNow()).filter((x) => x.id !== id) });

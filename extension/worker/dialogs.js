@@ -3,20 +3,16 @@
 // with the dialog's type and message until the caller accepts or dismisses
 // it. Chrome reports dialogs of every frame on the tab's own session, and
 // only those opened after Page.enable: a dialog already open when the
-// extension attached shows up as `page_busy`. Kept in chrome.storage.session
-// because the worker may be stopped while a dialog waits.
+// extension attached shows up as `page_busy`. The open dialog is kept in the
+// tab's session (saved with it: the worker may be stopped while it waits).
 
 import { send, hold, release } from './cdp.js';
 import { AxError } from './errors.js';
-import { typedMemories } from './session.js';
+import { tabSession, typedMemories, withSession } from './session.js';
 import { scrubAnswer } from './typed.js';
-import { transport } from './transport.js';
 
-const KEY = (tabId) => `dialog:${tabId}`;
 /** A page can put megabytes in a dialog; the caller needs the gist. */
 const MAX_MESSAGE = 2000;
-/** tabId → the open dialog, or null when there is none. */
-const open = new Map();
 
 /**
  * @typedef {{type: string, message: string, url?: string, defaultPrompt?: string}} Dialog
@@ -37,33 +33,31 @@ export function onDialogEvent(tabId, method, params) {
     try {
       d = scrubAnswer(d, typedMemories());
     } catch { /* the core is not loaded yet: nothing typed is known either */ }
-    open.set(tabId, d);
-    transport().store.set(KEY(tabId), d).catch(() => {});
-    // Calls to the page would wait for the dialog: they answer now.
-    hold(tabId, dialogOpen(d));
+    withSession(tabId, (s) => {
+      s.dialog = d;
+      s.save();
+      // Calls to the page would wait for the dialog: they answer now.
+      hold(s, dialogOpen(d));
+    });
   } else if (method === 'Page.javascriptDialogClosed') {
-    forgetDialog(tabId);
+    withSession(tabId, forgetDialog);
   }
 }
 
-export function forgetDialog(tabId) {
-  open.set(tabId, null);
-  release(tabId);
-  transport().store.remove(KEY(tabId)).catch(() => {});
+/** No dialog holds the tab (any more). @param {import('./session.js').TabSession} s */
+export function forgetDialog(s) {
+  const had = s.dialog;
+  s.dialog = null;
+  release(s);
+  if (had) s.save();
 }
 
 /** @returns {Promise<Dialog|null>} */
 export async function openDialog(tabId) {
-  if (!open.has(tabId)) {
-    const stored = await transport().store.get(KEY(tabId));
-    // An event may have arrived while storage answered: it is newer.
-    if (!open.has(tabId)) {
-      const d = stored || null;
-      open.set(tabId, d);
-      if (d) hold(tabId, dialogOpen(d));
-    }
-  }
-  return open.get(tabId);
+  const s = await tabSession(tabId);
+  // Restored after a restart: calls to the page fail at once again.
+  if (s.dialog && !s.held) hold(s, dialogOpen(s.dialog));
+  return s.dialog;
 }
 
 /** @param {Dialog} d */
@@ -88,14 +82,15 @@ export async function refuseIfDialog(tabId) {
 export async function answerDialog(tabId, accept, promptText) {
   const d = await openDialog(tabId);
   if (!d) throw noDialog();
+  const s = await tabSession(tabId);
   try {
     await send(tabId, undefined, 'Page.handleJavaScriptDialog', { accept, ...(promptText === undefined ? {} : { promptText }) });
   } catch (e) {
     if (!/No dialog is showing/i.test(e.message)) throw e;
-    forgetDialog(tabId);
+    forgetDialog(s);
     throw noDialog();
   }
-  forgetDialog(tabId);
+  forgetDialog(s);
   return { dialog: d, accepted: accept };
 }
 

@@ -7,7 +7,7 @@
 // are kept in the tab's session (session.js).
 
 import { send, ensureAttached, stillAttached } from './cdp.js';
-import { tabSession } from './session.js';
+import { tabSession, forget } from './session.js';
 import { onDialogEvent, forgetDialog, openDialog, refuseIfDialog } from './dialogs.js';
 import { FULL_READ_MAX, measure, readWindow } from './large.js';
 import { arm, keep, readChanges } from './incremental.js';
@@ -17,11 +17,6 @@ const autoAttach = (on) => ({ autoAttach: on, waitForDebuggerOnStart: false, fla
 /** How long a snapshot waits for the sessions of cross-site frames it can see but not read yet. */
 const FRAME_WAIT_MS = 1500;
 const IFRAME_ROLES = new Set(['Iframe', 'IframePresentational']);
-
-/** Tabs set up (auto-attach and Page events on) in this worker's life. */
-const setUp = new Set();
-/** tabId → the attach and set-up in flight: one at a time per tab. */
-const settingUp = new Map();
 
 /** Called from the worker's top-level chrome.debugger.onEvent listener. */
 export function onDebuggerEvent(source, method, params) {
@@ -38,6 +33,9 @@ export function onDebuggerEvent(source, method, params) {
     tabSession(tabId).then((s) => {
       if (s.oopifs.delete(params.sessionId)) s.save();
     });
+  } else if (method === 'Page.frameNavigated' && !source.sessionId && params.frame && !params.frame.parentId) {
+    // The top frame shows a new document (or the same one again): the session knows which.
+    forget(tabId, 'document', { document: params.frame.loaderId }).catch(() => {});
   } else if (method.startsWith('Page.javascriptDialog') && !source.sessionId) {
     // Chrome reports every frame's dialogs on the tab's own session.
     onDialogEvent(tabId, method, params);
@@ -55,15 +53,16 @@ export function onDebuggerEvent(source, method, params) {
  * @param {{allowDialog?: boolean}} [o]
  */
 export async function attachTab(tabId, o = {}) {
-  while (!(setUp.has(tabId) && (await stillAttached(tabId)))) {
-    setUp.delete(tabId);
-    const running = settingUp.get(tabId);
+  const s = await tabSession(tabId);
+  while (!(s.ready && (await stillAttached(tabId)))) {
+    s.ready = false;
+    const running = s.readying;
     if (running) {
       await running.catch(() => {});
       continue;
     }
-    const job = setUpTab(tabId).finally(() => settingUp.delete(tabId));
-    settingUp.set(tabId, job);
+    const job = setUpTab(tabId).finally(() => { s.readying = null; });
+    s.readying = job;
     // A page showing a dialog cannot be set up; answering it needs only the connection.
     if (!(await job)) break;
   }
@@ -76,9 +75,9 @@ async function setUpTab(tabId) {
   // A new connection has seen no dialog (one open already shows as
   // page_busy); an inherited one may have, before the worker stopped, and
   // then Page events are on already.
-  if (fresh) forgetDialog(tabId);
-  else if (await openDialog(tabId)) return false;
   const s = await tabSession(tabId);
+  if (fresh) forgetDialog(s);
+  else if (await openDialog(tabId)) return false;
   if (!fresh) {
     // An inherited connection's frame sessions may be stale: off and on
     // again, auto-attach announces every frame anew.
@@ -89,7 +88,7 @@ async function setUpTab(tabId) {
   s.announce = false;
   s.save();
   await send(tabId, undefined, 'Page.enable');
-  setUp.add(tabId);
+  s.ready = true;
   return true;
 }
 

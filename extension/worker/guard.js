@@ -19,7 +19,7 @@ import { judgeAct, judgeUrl, withPage } from './judge.js';
 import { formFacts } from './forms.js';
 import { guardTab, sitesOfFrames } from './edge.js';
 import { locateFrame, listFrames } from './frames.js';
-import { tabSession } from './session.js';
+import { tabSession, onForget } from './session.js';
 import { transport } from './transport.js';
 import { allowedSites, allowSite } from './agent_tabs.js';
 
@@ -50,9 +50,14 @@ export async function guardOf(caller, req) {
   return null;
 }
 
+/** Calls `then` once the tab closes; answers how to stop listening. */
+const onTabClosed = (tabId, then) => onForget((closed, why) => {
+  if (closed === tabId && why === 'closed') then();
+});
+
 /** Asks the person about one step; on "Allow once" the site joins the guard (and the agent's sites). */
 async function ask(guard, tabId, a) {
-  await confirm({ ...a, tabId, who: guard.who }, { ms: guard.ms, signal: guard.signal });
+  await confirm({ ...a, tabId, who: guard.who }, { ms: guard.ms, signal: guard.signal, onTabClosed });
   guard.sites.add(a.site);
   guard.allowedNow.add(a.site);
   if (guard.agent) await allowSite(guard.agent, a.site);

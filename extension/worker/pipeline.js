@@ -6,13 +6,13 @@
 
 import { useTransport } from './transport.js';
 import { onDebuggerEvent } from './frames.js';
-import { knownSession } from './session.js';
+import { forget } from './session.js';
 
 /** @param {import('./transport.js').Transport} t */
 export function startPipeline(t) {
   useTransport(t);
   t.onEvent(onDebuggerEvent);
   t.onDetach((tabId) => {
-    knownSession(tabId).then((s) => s && s.detached(), () => {});
+    forget(tabId, 'detached').catch(() => {});
   });
 }

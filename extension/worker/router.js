@@ -14,7 +14,7 @@ import { snapshot } from './snapshot.js';
 import { act, present } from './actions.js';
 import { waitFor } from './wait.js';
 import { watch } from './settle.js';
-import { tabSession, forgetTab, coreReady, typedMemories } from './session.js';
+import { tabSession, forget, checkOpen, coreReady, typedMemories } from './session.js';
 import { gather, scrubAnswer } from './typed.js';
 import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
@@ -30,7 +30,10 @@ const extensionOrigin = () => transport().origin;
 /** The tab a request is about, checked against the policy; `null` when the caller may not name one. */
 async function tabOf(req, caller) {
   const t = targetTab(caller, req.tabId);
-  if (t !== 'active') return t;
+  if (t !== 'active') {
+    checkOpen(t);
+    return t;
+  }
   const id = await transport().activeTab();
   if (id === undefined) throw new AxError('no_tab', 'no active tab: pass tabId');
   return id;
@@ -312,7 +315,7 @@ async function forgetAttachment(error, req, caller, known) {
   try {
     const tabId = known ?? (req ? await tabOf(req, caller) : undefined);
     if (tabId === undefined) return;
-    if (error === 'no_tab') await forgetTab(tabId);
-    else (await tabSession(tabId)).detached();
+    // A no_tab found by a request is not remembered as closed: only the browser's word is (tabs.onRemoved).
+    await forget(tabId, error === 'no_tab' ? 'closed' : 'detached', { remember: false });
   } catch { /* no tab to forget */ }
 }

@@ -4,12 +4,11 @@
 
 import { handle } from './router.js';
 import { callerFrom } from './policy.js';
-import { forgetTab, coreReady } from './session.js';
+import { forget, onForget, coreReady } from './session.js';
 import { startPipeline } from './pipeline.js';
 import { chromeHost } from './chrome_host.js';
 import { startAgents } from './agents.js';
 import { openPort, cutPorts } from './ports.js';
-import { endTab } from './watch.js';
 import { forgetTabGrants, KEY as GRANTS } from './grants.js';
 import { syncBridges } from '../bridge/register.js';
 import { clearEdgeRules } from './edge.js';
@@ -51,10 +50,13 @@ chrome.storage.onChanged.addListener((changes) => {
 chrome.permissions.onAdded.addListener(() => { syncBridges().catch(() => {}); });
 chrome.permissions.onRemoved.addListener(() => { syncBridges().catch(() => {}); });
 
+// The one listener for a closed tab: its session ends everything about it (refs, calls waiting, dialog,
+// subscriptions, questions to the person, agents' tabs) and remembers it closed; its once-grants end here.
 chrome.tabs.onRemoved.addListener((tabId) => {
-  endTab(tabId);
-  forgetTab(tabId);
-  forgetTabGrants(tabId).catch(() => {});
+  forget(tabId, 'closed').catch(() => {});
+});
+onForget((tabId, why) => {
+  if (why === 'closed') forgetTabGrants(tabId).catch(() => {});
 });
 
 // No reset on tabs.onUpdated: it fires for history-API URL changes too,

@@ -1,8 +1,16 @@
 // Per-tab state, one owner: everything the worker knows about a tab lives in
 // its TabSession, saved under one chrome.storage.session key (`tab:<id>`) so
-// it outlives a service-worker restart, and dropped by one `forgetTab`.
+// it outlives a service-worker restart, and ended by one `forget(tabId, why)`:
+// 'closed' (the tab is gone: everything goes, and its id is remembered so a
+// later request answers no_tab at once), 'detached' (the debugger left: the
+// connection's state goes, refs stay), 'document' (the top frame shows a new
+// document: what was read of the old one goes, typed fingerprints move on).
 //
 //   attached       we hold a debugger session on the tab (cdp.js)
+//   calls, held    the CDP calls waiting for Chrome, and why the page answers none now (an open dialog) (cdp.js)
+//   dialog         the open JavaScript dialog, saved: the worker may stop while it waits (dialogs.js)
+//   ready, readying  auto-attach and Page events are on in this worker's life; the set-up in flight (frames.js)
+//   watches        the subscriptions looking at the tab (watch.js): they end when it closes
 //   oopifs         sessionId → {targetId, url}: the CDP sessions of its out-of-process frames (frames.js)
 //   frameSessions  frameId → sessionId|null, as the last snapshot read them (refs resolve through it)
 //   scopes         ref scope (policy.refScope: one per caller) → the core's Snapshotter, its ref table
@@ -24,7 +32,7 @@
 
 import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
 import { AxError } from '../../protocol/errors.js';
-import { newMemory } from './typed.js';
+import { newMemory, learn } from './typed.js';
 import { transport } from './transport.js';
 
 let loadingCore;
@@ -76,6 +84,18 @@ export class TabSession {
     this.axTree = null;
     /** @type {import('./clickables.js').KeptFacts|null} */
     this.clickFacts = null;
+    /** @type {import('./dialogs.js').Dialog|null} the open dialog, as the answers say it */
+    this.dialog = (ok && saved.dialog) || null;
+    /** @type {Error|null} why calls to the page fail at once (a dialog holds it); set from `dialog` by dialogs.js */
+    this.held = null;
+    /** @type {Set<(e: any) => void>} the calls waiting for Chrome, each a way to stop waiting */
+    this.calls = new Set();
+    /** Set up (auto-attach, Page events) in this worker's life. */
+    this.ready = false;
+    /** @type {Promise<boolean>|null} the set-up in flight: one at a time */
+    this.readying = null;
+    /** @type {Set<{closed: () => void}>} */
+    this.watches = new Set();
   }
 
   /**
@@ -128,6 +148,7 @@ export class TabSession {
   /** The debugger is gone (detached by the user, DevTools, a crash): refs stay, sessions go. */
   detached() {
     this.attached = false;
+    this.ready = false;
     this.axTree = null;
     this.clickFacts = null;
     this.live = false;
@@ -145,7 +166,7 @@ export class TabSession {
       scopes[scope] = this.exported.get(scope);
     }
     const lost = new Set(this.lost);
-    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions, secrets: this.secrets, typed: this.typed };
+    const base = { v: VERSION, attached: this.attached, oopifs: [...this.oopifs], frameSessions: this.frameSessions, secrets: this.secrets, typed: this.typed, ...(this.dialog ? { dialog: this.dialog } : {}) };
     let size = JSON.stringify(base).length + Object.values(scopes).reduce((n, r) => n + r.length + 40, 0);
     for (const scope of Object.keys(scopes).sort((a, b) => scopes[b].length - scopes[a].length)) {
       if (size <= TAB_RECORD_LIMIT) break;
@@ -171,9 +192,9 @@ export class TabSession {
         try {
           await transport().store.set(KEY(this.tabId), record);
         } catch {
-          // Only what must outlive a restart: that we are attached, and which refs are lost.
+          // Only what must outlive a restart: that we are attached, an open dialog, and which refs are lost.
           const lost = [...new Set([...record.lost, ...Object.keys(record.scopes)])];
-          await transport().store.set(KEY(this.tabId), { v: VERSION, attached: record.attached, lost }).catch(() => {});
+          await transport().store.set(KEY(this.tabId), { v: VERSION, attached: record.attached, lost, ...(record.dialog ? { dialog: record.dialog } : {}) }).catch(() => {});
         }
       });
     }
@@ -184,6 +205,16 @@ export class TabSession {
 /** tabId → the session, or the promise of it while it loads from storage. */
 const sessions = new Map();
 const loading = new Map();
+/** Tabs closed in this worker's life, oldest first (Chrome never gives a closed tab's id to another). */
+const closed = new Set();
+const MAX_CLOSED = 1000;
+/** What else ends with a tab (grants, questions, an agent's tabs): (tabId, why) → void. */
+const endings = new Set();
+
+/** Throws `no_tab` for a tab known closed: no attach is tried, no storage read. */
+export function checkOpen(tabId) {
+  if (closed.has(tabId)) throw new AxError('no_tab', `tab ${tabId} was closed`);
+}
 
 /**
  * The tab's session, restored from storage after a worker restart.
@@ -209,10 +240,28 @@ export async function tabSession(tabId) {
   return loading.get(tabId);
 }
 
+/** The tab's session if it is in memory now, else undefined: for what cannot wait (a CDP call, an event). */
+export function loadedSession(tabId) {
+  return sessions.get(tabId);
+}
+
+/** Runs `fn` with the tab's session: at once when it is in memory, else once loaded (events keep their order). */
+export function withSession(tabId, fn) {
+  const s = sessions.get(tabId);
+  if (s) return fn(s);
+  tabSession(tabId).then(fn, () => {});
+  return undefined;
+}
+
 /** The tab's session if the worker has one (in memory or saved), else null: nothing is created. */
 export async function knownSession(tabId) {
   if (sessions.has(tabId) || loading.has(tabId)) return tabSession(tabId);
   return (await transport().store.get(KEY(tabId))) ? tabSession(tabId) : null;
+}
+
+/** The tabs whose page a dialog holds now (pages of one site may share a process: cdp.js says which). */
+export function heldTabs() {
+  return [...sessions.values()].filter((s) => s.held).map((s) => s.tabId);
 }
 
 /** The typed-value memories of the tabs the worker holds (typed.js scrubs every answer with them). */
@@ -220,10 +269,56 @@ export function typedMemories() {
   return [...sessions.values()].map((s) => s.typed).filter((m) => m.prints.length || m.before.length);
 }
 
-/** The tab is gone: everything about it goes. */
-export async function forgetTab(tabId) {
-  const s = sessions.get(tabId);
-  sessions.delete(tabId);
-  if (s) for (const table of s.scopes.values()) table.free();
-  await transport().store.remove(KEY(tabId)).catch(() => {});
+/** Adds what else ends with a tab: called with (tabId, why) by every `forget`. */
+export function onForget(/** @type {(tabId: number, why: 'closed'|'detached'|'document') => void} */ fn) {
+  endings.add(fn);
+  return () => { endings.delete(fn); };
+}
+
+/**
+ * What ends with the tab, its debugger connection or its document, in one place.
+ * @param {number} tabId
+ * @param {'closed'|'detached'|'document'} why
+ * @param {{document?: string, remember?: boolean}} [o]  document: with 'document', the top frame's new one (Chrome's
+ *   loaderId); remember: with 'closed', false when the tab was only found missing (a request's no_tab), not seen to close
+ */
+export async function forget(tabId, why, o = {}) {
+  if (why === 'closed') {
+    if (closed.has(tabId)) return; // forgotten already
+    if (o.remember !== false) closed.add(tabId);
+    for (const id of closed) {
+      if (closed.size <= MAX_CLOSED) break;
+      closed.delete(id);
+    }
+    const s = sessions.get(tabId);
+    sessions.delete(tabId);
+    if (s) {
+      for (const table of s.scopes.values()) table.free();
+      const gone = new AxError('no_tab', `tab ${tabId} was closed`);
+      for (const stop of s.calls) stop(gone);
+      for (const w of [...s.watches]) w.closed();
+    }
+    // Grants, questions and agents' tabs end on the browser's word only.
+    if (o.remember !== false) for (const fn of endings) tryEach(fn, tabId, why);
+    await transport().store.remove(KEY(tabId)).catch(() => {});
+    return;
+  }
+  const s = why === 'detached' ? await knownSession(tabId) : sessions.get(tabId);
+  if (s && why === 'detached') s.detached();
+  if (s && why === 'document') {
+    s.axTree = null;
+    s.clickFacts = null;
+    // Typed into the document before: kept as `before` (the new document may show what was sent), older ones go.
+    if (o.document && o.document !== s.typed.doc) {
+      learn(s.typed, o.document, []);
+      s.save();
+    }
+  }
+  for (const fn of endings) tryEach(fn, tabId, why);
+}
+
+function tryEach(fn, tabId, why) {
+  try {
+    fn(tabId, why);
+  } catch { /* one ending's failure does not keep the others from running */ }
 }

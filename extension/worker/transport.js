@@ -52,7 +52,7 @@ export function transport() {
 export const EVENTS = [
   'Target.attachedToTarget', 'Target.detachedFromTarget',
   'Page.javascriptDialogOpening', 'Page.javascriptDialogClosed', 'Page.windowOpen',
-  'Page.frameStartedLoading', 'Page.frameStoppedLoading', 'Page.navigatedWithinDocument',
+  'Page.frameNavigated', 'Page.frameStartedLoading', 'Page.frameStoppedLoading', 'Page.navigatedWithinDocument',
   'Network.requestWillBeSent', 'Network.loadingFinished', 'Network.loadingFailed',
   'Input.dragIntercepted', 'Fetch.requestPaused',
 ];

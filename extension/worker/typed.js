@@ -36,13 +36,15 @@ export function newMemory() {
 
 /**
  * Adds fingerprints to the memory; `topDoc`, when known, is the top
- * frame's document now: a new one keeps the last document's prints as
- * `before` and drops older ones.
+ * frame's document now (a snapshot reads it, Page.frameNavigated tells it):
+ * a new one keeps the last document's prints as `before` and drops older
+ * ones; the same one keeps them all.
  * @param {TypedMemory} m  @param {string|undefined} topDoc  @param {string[]} prints
  */
 export function learn(m, topDoc, prints) {
   if (topDoc && topDoc !== m.doc) {
-    m.before = m.doc ? m.prints : [];
+    // A document left with nothing typed in it (a redirect after a form was sent) keeps the one before.
+    if (m.prints.length) m.before = m.prints;
     m.prints = [];
     m.doc = topDoc;
   }

@@ -8,21 +8,21 @@
 // a page busy for a moment only skips a look.
 
 import { AxError } from '../../protocol/errors.js';
+import { withSession, loadedSession } from './session.js';
 
 /** Subscriptions one port may hold at once. */
 export const MAX_WATCHES = 4;
 /** Failures that pass: the next look may well succeed. */
 const PASSING = new Set(['detached', 'debugger_busy', 'page_busy', 'timeout', 'rate_limited', 'cdp_error', 'dialog_open']);
 
-/** Every live subscription, for ending those of a closed tab. @type {Set<Watch>} */
-const live = new Set();
 let named = 0;
 
 /**
  * @typedef {{ok: boolean, tabId?: number, text?: string, stats?: object, diff?: {full: boolean, added?: number, removed?: number, changed?: number}, error?: {code: string, message: string}}} Answer
  * @typedef {{id: string, tabId: number, interval: number, look: () => Promise<Answer>, diffs: boolean,
  *   last: string, push: (event: object) => void, timer?: ReturnType<typeof setTimeout>, stopped: boolean,
- *   end?: () => void}} Watch
+ *   end?: () => void, closed: () => void}} Watch
+ *   closed: the tab closed (its session calls it): the subscription ends, telling its port
  */
 
 /** A port's subscriptions. */
@@ -43,10 +43,13 @@ export class Watches {
   start({ tabId, interval, look, diffs, first }) {
     if (this.byId.size >= MAX_WATCHES) throw new AxError('rate_limited', `this port already holds ${MAX_WATCHES} subscriptions: unwatch one first`);
     const id = `w${++named}`;
-    const w = { id, tabId, interval, look, diffs, last: first, push: this.push, stopped: false };
+    /** @type {Watch} */
+    const w = { id, tabId, interval, look, diffs, last: first, push: this.push, stopped: false, closed: () => {} };
     w.end = () => this.byId.delete(id);
+    w.closed = () => end(w, { code: 'no_tab', message: `tab ${tabId} was closed` });
     this.byId.set(id, w);
-    live.add(w);
+    // The tab's session ends it when the tab closes.
+    withSession(tabId, (s) => { if (!w.stopped) s.watches.add(w); });
     next(w);
     return id;
   }
@@ -63,11 +66,6 @@ export class Watches {
   stopAll() {
     for (const w of [...this.byId.values()]) stop(w);
   }
-}
-
-/** A closed tab: its subscriptions end, each telling its port. */
-export function endTab(tabId) {
-  for (const w of [...live]) if (w.tabId === tabId) end(w, { code: 'no_tab', message: `tab ${tabId} was closed` });
 }
 
 function next(w) {
@@ -105,6 +103,6 @@ function end(w, error) {
 function stop(w) {
   w.stopped = true;
   clearTimeout(w.timer);
-  live.delete(w);
+  loadedSession(w.tabId)?.watches.delete(w);
   w.end();
 }

@@ -3,7 +3,7 @@
 // extension may read, a debugger the person detached, and storage that is full.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withExtension, refOf } from '../harness.mjs';
+import { withExtension, refOf, until } from '../harness.mjs';
 import { COMMANDS } from '../../protocol/protocol.js';
 
 const suite = withExtension();
@@ -67,6 +67,29 @@ test('tabs: open waits for the load, list, switch, navigate, back, close', async
   assert.equal((await suite.b.call({ cmd: 'tabs', action: 'close', tabId: other.tabId })).error.code, 'no_tab');
   assert.equal((await suite.b.call({ cmd: 'tabs', action: 'switch', tabId: other.tabId })).error.code, 'no_tab');
   await suite.b.call({ cmd: 'tabs', action: 'close', tabId });
+});
+
+test('a closed tab: its record (the open dialog with it) goes at once, and a request for it answers no_tab without trying to attach', async () => {
+  const page = await suite.b.ctx.newPage();
+  page.on('dialog', () => {}); // a listener stops Playwright from dismissing dialogs itself
+  await page.goto(suite.server.url('/dialogs.html'), { waitUntil: 'load' });
+  const tabId = await suite.b.tabId(page);
+  const text = ok(await suite.b.call({ cmd: 'snapshot', tabId })).text;
+  ok(await suite.b.call({ cmd: 'act', tabId, ref: refOf(text, 'Warn me"'), action: 'click' }));
+  const stored = await until('the dialog saved', async () => {
+    const all = await suite.b.panel.evaluate(() => chrome.storage.session.get(null));
+    return all[`tab:${tabId}`]?.dialog && all;
+  });
+  assert.equal(stored[`tab:${tabId}`].dialog.message, 'Careful!', 'the open dialog is kept in the tab\'s record');
+  assert.deepEqual(Object.keys(stored).filter((k) => k.startsWith('dialog:')), [], 'and nowhere else');
+  await suite.b.panel.evaluate((t) => chrome.tabs.remove(t), tabId);
+  await until('the record gone', async () => !(`tab:${tabId}` in await suite.b.panel.evaluate(() => chrome.storage.session.get(null))));
+  for (const msg of [{ cmd: 'snapshot', tabId }, { cmd: 'act', tabId, ref: 'A1', action: 'click' }, { cmd: 'wait_for', tabId, text: 'x' }]) {
+    const started = Date.now();
+    const res = await suite.b.call(msg);
+    assert.deepEqual([res.error?.code, res.error?.message], ['no_tab', `tab ${tabId} was closed`], msg.cmd);
+    assert.ok(Date.now() - started < 1000, `${msg.cmd} took ${Date.now() - started} ms`);
+  }
 });
 
 test('navigation: bounded waits, first pages without history, URLs that may not be opened', async () => {

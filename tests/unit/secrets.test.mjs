@@ -99,8 +99,12 @@ test('the memory keeps a document\'s prints and the next one\'s, bounded', () =>
   assert.deepEqual(typedFor(m), { salt: m.salt, prints: ['t7.a', 't8.b'] });
   learn(m, 'doc2', ['t9.c']);
   assert.deepEqual(typedFor(m).prints, ['t9.c', 't7.a', 't8.b'], 'a form sent to a new document: the one before still counts');
+  learn(m, 'doc2', []);
+  assert.deepEqual(typedFor(m).prints, ['t9.c', 't7.a', 't8.b'], 'the same document keeps them all');
   learn(m, 'doc3', []);
   assert.deepEqual(typedFor(m).prints, ['t9.c'], 'two documents on, the first is forgotten');
+  learn(m, 'doc4', []);
+  assert.deepEqual(typedFor(m).prints, ['t9.c'], 'a document left with nothing typed (a redirect) keeps the one before');
   learn(m, undefined, Array.from({ length: MAX_PRINTS + 5 }, (_, i) => `t5.${i}`));
   assert.equal(m.prints.length, MAX_PRINTS);
 });

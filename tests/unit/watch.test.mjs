@@ -3,7 +3,7 @@
 // over real ports, is in tests/e2e/client.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Watches, endTab, MAX_WATCHES } from '../../extension/worker/watch.js';
+import { Watches, MAX_WATCHES } from '../../extension/worker/watch.js';
 
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 const snap = (text, diff) => ({ ok: true, tabId: 1, text, stats: {}, ...(diff ? { diff } : {}) });
@@ -53,7 +53,7 @@ test('a failure for good ends it with its code; a closed tab with no_tab; unwatc
   const quietLook = scripted([snap('a')]);
   const quiet = w.start({ tabId: 2, interval: 2, diffs: false, first: 'a', look: quietLook });
   await Promise.all([ended, quietLook.done]);
-  endTab(9);
+  w.byId.get(onTab)?.closed(); // what the tab's session does when the tab closes
   w.stop(quiet);
   const before = events.length;
   w.stopAll();

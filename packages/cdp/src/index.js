@@ -7,7 +7,7 @@
 
 import { handle } from '../../../extension/worker/router.js';
 import { startPipeline } from '../../../extension/worker/pipeline.js';
-import { forgetTab } from '../../../extension/worker/session.js';
+import { forget } from '../../../extension/worker/session.js';
 import { nodeHost } from './node_host.js';
 
 /** The program driving the browser owns it, as the person owns theirs: the router's caller with full reach. */
@@ -56,7 +56,7 @@ export async function attach(page) {
   let detached = false;
   const gone = () => {
     h.remove(tabId);
-    forgetTab(tabId).catch(() => {});
+    forget(tabId, 'closed').catch(() => {});
   };
   page.once?.('close', gone);
 
@@ -88,7 +88,7 @@ export async function attach(page) {
       detached = true;
       page.off?.('close', gone);
       h.remove(tabId);
-      await forgetTab(tabId);
+      await forget(tabId, 'closed');
       await cdp.detach().catch(() => {});
     },
   };
