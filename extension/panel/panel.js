@@ -36,6 +36,9 @@ const state = {
   answer: null,
   /** Secrets the person typed in this panel: scrubbed from anything sent to the model. Memory only. */
   secrets: new Set(),
+  /** Messages sent while a task runs: shown, and sent one by one when it ends. */
+  /** @type {string[]} */
+  queue: [],
 };
 
 // ---- what the person sees
@@ -89,8 +92,26 @@ function renderAll() {
 const key = () => (pinnedTab !== null ? `tab:${pinnedTab}` : `window:${state.windowId}`);
 const persist = () => save(key(), state.conv);
 
+/** The sign of life while a task runs: what the co-pilot is doing now (thinking, a step, waiting for the person). */
+function working(text) {
+  $('working').hidden = !text;
+  if (text) $('working-text').textContent = text;
+}
+
+function renderQueue() {
+  $('queue-box').hidden = state.queue.length === 0;
+  $('queue').replaceChildren(...state.queue.map((text, i) => {
+    const li = document.createElement('li');
+    const remove = button('Remove', () => { state.queue.splice(i, 1); renderQueue(); input('message').focus(); });
+    remove.setAttribute('aria-label', `Remove queued message ${i + 1}`);
+    li.append(Object.assign(document.createElement('span'), { textContent: text }), remove);
+    return li;
+  }));
+}
+
 function setRunning(on) {
   $('stop').hidden = !on;
+  working(on ? 'Thinking…' : '');
   if (!on) $('prompt').hidden = true;
   // For tests and styles: busy while a task runs, and how many tasks ended.
   document.body.dataset.busy = String(on);
@@ -125,6 +146,7 @@ function showPrompt(build, signal) {
     const finish = (value) => {
       box.hidden = true;
       box.replaceChildren();
+      if (state.running) working('Thinking…');
       signal?.removeEventListener('abort', onAbort);
       resolve(value);
       input('message').focus();
@@ -133,6 +155,7 @@ function showPrompt(build, signal) {
     signal?.addEventListener('abort', onAbort, { once: true });
     box.replaceChildren(...build(finish));
     box.hidden = false;
+    working('Waiting for you…');
     scrollDown();
   });
 }
@@ -278,18 +301,20 @@ async function start(goal) {
   const steps = new Map();
   const onStep = (e) => {
     if (e.type === 'text') {
-      if (!bubble) bubble = add({ kind: 'assistant', text: '' });
+      if (!bubble) { bubble = add({ kind: 'assistant', text: '' }); working('Writing…'); }
       bubble.entry.text += e.text;
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; if (bubble) { renderMarkdown(bubble.el, bubble.entry.text); scrollDown(); } });
     } else if (e.type === 'tool-start') {
       bubble = null;
       if (e.name === 'done') return;
       steps.set(e.id, add({ kind: 'step', line: e.line, detail: '', ok: null }));
+      working(`${e.line}…`);
     } else if (e.type === 'tool-end') {
       const s = steps.get(e.id);
       if (!s) return;
       Object.assign(s.entry, { detail: e.detail, ok: e.ok });
       s.el.replaceWith(s.el = renderEntry(s.entry));
+      working('Thinking…');
       persist();
     } else if (e.type === 'usage') {
       $('meter').textContent = `Step ${e.steps} of ${settings.maxSteps} · ${(state.conv.usage.totalTokens + e.usage.totalTokens).toLocaleString('en')} tokens`;
@@ -337,6 +362,24 @@ async function start(goal) {
   }
   $('meter').textContent = `${result.steps} step${result.steps === 1 ? '' : 's'} · ${state.conv.usage.totalTokens.toLocaleString('en')} tokens in this conversation`;
   await persist();
+  const next = state.queue.shift();
+  if (next !== undefined) {
+    renderQueue();
+    start(next);
+  }
+}
+
+function stop() {
+  if (!state.running) return;
+  state.running.abort(new DOMException('Stopped by the person', 'AbortError'));
+  // What was queued goes back into the message box: stopping sends nothing more, and loses nothing typed.
+  if (state.queue.length) {
+    const box = input('message');
+    box.value = [...state.queue, box.value].filter(Boolean).join('\n');
+    state.queue = [];
+    renderQueue();
+  }
+  input('message').focus();
 }
 
 async function activeTab() {
@@ -356,7 +399,12 @@ $('composer').addEventListener('submit', (e) => {
     state.answer(text);
     return;
   }
-  if (state.running) { announce('The co-pilot is still working: Stop it first, or wait.'); return; }
+  if (state.running) {
+    state.queue.push(text);
+    renderQueue();
+    announce(`Queued: sent when this task ends (${state.queue.length} waiting).`);
+    return;
+  }
   start(text);
 });
 input('message').addEventListener('keydown', (e) => {
@@ -366,12 +414,15 @@ input('message').addEventListener('keydown', (e) => {
     /** @type {HTMLFormElement} */ ($('composer')).requestSubmit();
   }
 });
-$('stop').addEventListener('click', () => {
-  state.running?.abort(new DOMException('Stopped by the person', 'AbortError'));
-  input('message').focus();
+$('stop').addEventListener('click', stop);
+// Esc stops the running task from anywhere in the panel.
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && state.running && !e.defaultPrevented) { e.preventDefault(); stop(); }
 });
 $('new').addEventListener('click', async () => {
   state.running?.abort(new DOMException('New conversation', 'AbortError'));
+  state.queue = [];
+  renderQueue();
   state.conv = empty();
   await clear(key());
   renderAll();
@@ -379,12 +430,12 @@ $('new').addEventListener('click', async () => {
   announce('New conversation');
   input('message').focus();
 });
-$('settings-toggle').addEventListener('click', () => {
-  const open = $('settings').hidden;
+function showSettings(open) {
   $('settings').hidden = !open;
   $('settings-toggle').setAttribute('aria-expanded', String(open));
   if (open) input('kind').focus();
-});
+}
+$('settings-toggle').addEventListener('click', () => showSettings($('settings').hidden));
 
 async function boot() {
   if (pinnedTab !== null) {
@@ -400,7 +451,8 @@ async function boot() {
   state.conv = await load(key());
   renderAll();
   await bind(pinnedTab ?? (await activeTab()), false);
-  await bindSettings();
+  // Saved settings close the form: the conversation is what comes next.
+  await bindSettings({ onSaved: () => { showSettings(false); input('message').focus(); } });
   bindDeveloper({ send, tabId: () => state.tab?.id });
   bindConsent({ currentTab: () => state.tab });
   bindConfirms();

@@ -62,8 +62,8 @@ async function builtinAvailable() {
   return { ok: false, message: `Chrome's built-in model is ${state}, but it cannot drive the co-pilot yet: it offers no tool calling here.` };
 }
 
-/** Wires the settings form. */
-export async function bindSettings() {
+/** Wires the settings form. @param {{onSaved?: () => void}} [o] */
+export async function bindSettings({ onSaved } = {}) {
   const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
   const status = $('settings-status');
   const fill = async () => {
@@ -113,6 +113,7 @@ export async function bindSettings() {
     const maxSteps = Math.max(1, Math.min(200, Number($('maxSteps').value) || 30));
     await chrome.storage.local.set({ provider, confirmWords: words, maxSteps, askMode: ASK_MODES.includes($('askMode').value) ? $('askMode').value : 'site' });
     status.textContent = 'Saved.';
+    onSaved?.();
   });
   $('test').addEventListener('click', async () => {
     const provider = read();

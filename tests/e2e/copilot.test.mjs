@@ -356,6 +356,57 @@ test('the conversation survives closing and reopening the panel; New conversatio
   assert.equal(await again.textContent('#log'), '');
 });
 
+test('the message box stays in view; a message sent during a task is queued, shown, and sent after it; Esc stops', async () => {
+  await useModel('openai-compatible', 'hello');
+  const { panel, tabId } = await task('/copilot/notes.html');
+  // A long conversation: only the log scrolls.
+  const entries = Array.from({ length: 80 }, (_, i) => ({ kind: i % 2 ? 'assistant' : 'user', text: `Message ${i}` }));
+  await panel.evaluate(([id, e]) => chrome.storage.session.set({ [`chat:tab:${id}`]: { messages: [], usage: { totalTokens: 0 }, entries: e } }), [tabId, entries]);
+  await panel.reload();
+  await panel.waitForSelector('body[data-ready="true"]');
+  const inView = () => panel.evaluate(() => {
+    const r = document.getElementById('message').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && document.scrollingElement.scrollHeight <= innerHeight;
+  });
+  assert.ok(await inView(), 'the message box is in view and the page itself does not scroll');
+  const box = panel.getByRole('textbox', { name: 'Message' });
+  // Shift+Enter is a new line, not a send.
+  await box.fill('two');
+  await box.press('Shift+Enter');
+  await box.type('lines');
+  assert.equal(await box.inputValue(), 'two\nlines');
+  model.state.delayMs = 120;
+  try {
+    const first = Number(await panel.evaluate(() => document.body.dataset.finished || 0));
+    await box.fill('Hello');
+    await box.press('Enter');
+    await panel.locator('#working').filter({ hasText: /Thinking…|Writing…/ }).waitFor();
+    await box.fill('And again');
+    await box.press('Enter');
+    assert.equal(await box.inputValue(), '', 'the box is free for the next message');
+    assert.match(await panel.textContent('#queue-box'), /Sent when this task ends\s*And again/);
+    await ended(panel, first + 2);
+    assert.equal(await panel.isHidden('#queue-box'), true);
+    assert.equal(await panel.isHidden('#working'), true);
+    assert.match(await panel.textContent('#log'), /You: Hello[\s\S]*What should I do\?[\s\S]*You: And again[\s\S]*What should I do\?$/);
+    assert.ok(await inView());
+    // Esc stops; what was queued comes back into the message box.
+    await useModel('anthropic', 'chatty');
+    await box.fill('Tell me about it');
+    await box.press('Enter');
+    await panel.waitForFunction(() => /This is a long answer/.test([...document.querySelectorAll('.msg.assistant')].at(-1)?.textContent || ''));
+    await box.fill('later');
+    await box.press('Enter');
+    await panel.keyboard.press('Escape');
+    await ended(panel, first + 3);
+    assert.match(await panel.textContent('#log'), /Stopped\. Nothing more will be done\.$/);
+    assert.equal(await box.inputValue(), 'later');
+    assert.equal(await panel.isHidden('#queue-box'), true);
+  } finally {
+    model.state.delayMs = 0;
+  }
+});
+
 test('Markdown from the model is rendered, never as HTML', async () => {
   await useModel('anthropic', 'markdown');
   const { panel } = await task('/copilot/notes.html');
@@ -399,6 +450,10 @@ test('settings: stored under `provider`, Test connection says what failed or tha
   await panel.waitForFunction(() => /Connected/.test(document.getElementById('settings-status').textContent));
   await panel.getByRole('button', { name: 'Save' }).click();
   await panel.waitForFunction(() => /Saved/.test(document.getElementById('settings-status').textContent));
+  // Saved: the form closes and the message box is next.
+  assert.equal(await panel.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded'), 'false');
+  assert.equal(await panel.evaluate(() => document.activeElement?.id), 'message');
+  await panel.getByRole('button', { name: 'Settings' }).click();
   const stored = await panel.evaluate(() => chrome.storage.local.get('provider'));
   assert.deepEqual(stored.provider, { kind: 'openai-compatible', baseURL: model.openaiURL, model: 'hello', apiKey: KEY });
   await panel.getByLabel('Provider').selectOption('builtin');
