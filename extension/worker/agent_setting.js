@@ -2,7 +2,10 @@
 // live in chrome.storage (shared by the service worker's agents.js and
 // agent_tabs.js and the side panel's agents.js), and how it is read.
 
-/** chrome.storage.local: {enabled, url, token}, written by the panel, a test or a managed install. */
+/**
+ * chrome.storage.local: {enabled, url, token, own?}, written by the panel, a test, a managed install, or
+ * `axsnap-mcp --launch` in the browser it starts for its agent (own: true, no person in it to ask).
+ */
 export const SETTINGS = 'mcp';
 /** chrome.storage.local: {[agentId]: tabId[]}, the tabs each agent opened (the worker writes it). */
 export const OWNED = 'mcpOwned';
@@ -21,7 +24,7 @@ export const PORTS = 10;
  * The setting as the worker uses it, or why it cannot: only a ws:// URL on
  * this computer (agents are local programs; a remote one would be a remote
  * control of the browser).
- * @returns {{ok: true, enabled: boolean, url: string, token: string, port: number} | {ok: false, why: string}}
+ * @returns {{ok: true, enabled: boolean, url: string, token: string, port: number, own: boolean} | {ok: false, why: string}}
  */
 export function readSetting(raw) {
   const s = raw && typeof raw === 'object' ? raw : {};
@@ -36,5 +39,5 @@ export function readSetting(raw) {
     return { ok: false, why: `desktop agents connect only to ws:// on this computer (127.0.0.1), not ${u.href}` };
   }
   const port = Number(u.port || new URL(DEFAULT_URL).port);
-  return { ok: true, enabled: s.enabled === true, url: `ws://${u.host}`.replace(/:\d+$/, ''), token, port };
+  return { ok: true, enabled: s.enabled === true, url: `ws://${u.host}`.replace(/:\d+$/, ''), token, port, own: s.own === true };
 }

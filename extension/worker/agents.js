@@ -46,7 +46,7 @@ const TAMPERED_WHY = 'a frame failed authentication (altered, replayed or inject
  *   channel: Awaited<ReturnType<typeof openChannel>>|null, inbox: Promise<unknown>}} Link
  */
 
-/** @type {{url: string, token: string, port: number, key: string} | null} the setting in force, null when off */
+/** @type {{url: string, token: string, port: number, key: string, own: boolean} | null} the setting in force, null when off */
 let current = null;
 /** @type {Map<number, Link>} */
 const links = new Map();
@@ -79,7 +79,7 @@ async function apply() {
   const stored = /** @type {any} */ (await chrome.storage.local.get(SETTINGS))[SETTINGS];
   const s = readSetting(stored);
   const on = s.ok && s.enabled && s.token ? s : null;
-  const key = on ? `${on.url}:${on.port} ${on.token}` : null;
+  const key = on ? `${on.url}:${on.port} ${on.token} ${on.own}` : null;
   if (!on || (current && current.key !== key)) {
     closeAll(on ? 'the pairing changed' : 'turned off in the side panel');
     current = null;
@@ -90,7 +90,7 @@ async function apply() {
     return;
   }
   if (!current) {
-    current = { url: on.url, token: on.token, port: on.port, key };
+    current = { url: on.url, token: on.token, port: on.port, key, own: on.own };
     refusals.clear();
     retries.clear();
   }
@@ -234,7 +234,8 @@ async function answer(link, request) {
   if (!agent || signal.aborted) return { ok: false, error: { code: 'disconnected', message: 'desktop agents were turned off' } };
   const { tabs, owned, shared } = await agentTabs.reachable(agent.id);
   // The signal ends a long wait_for when the link goes.
-  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, name: agent.name, tabs, owned, signal });
+  // In the browser axsnap-mcp --launch started for it, the agent is the only one there: `own`.
+  const caller = /** @type {const} */ ({ kind: 'agent', id: agent.id, name: agent.name, tabs, owned, signal, own: Boolean(current?.own) });
   const step = await record(agent, request, caller);
   let res;
   try {

@@ -37,6 +37,8 @@ const AGENT_CONFIRM_MS = 20000;
  * @returns {Promise<Guard|null>}
  */
 export async function guardOf(caller, req) {
+  // An agent in its own browser (axsnap-mcp --launch): no person's sites to guard, nobody to ask.
+  if (caller.kind === 'agent' && caller.own) return null;
   if (caller.kind === 'agent') {
     const owned = caller.owned || [];
     const shared = caller.tabs.filter((t) => !owned.includes(t));

@@ -20,7 +20,7 @@ import { pageUrl } from '../../protocol/protocol.js';
 /**
  * @typedef {{kind: 'panel'}
  *   | {kind: 'web', origin: string, tabId?: number, frameId: number, url?: string, grant?: import('./grants.js').Grant}
- *   | {kind: 'agent', id: string, name?: string, tabs: number[], owned?: number[], signal?: AbortSignal}} Caller
+ *   | {kind: 'agent', id: string, name?: string, tabs: number[], owned?: number[], signal?: AbortSignal, own?: boolean}} Caller
  * @typedef {{frameId: string, parentId?: string, origin?: string}} FrameFact
  */
 

@@ -1,5 +1,6 @@
 //! Flags, environment and the stored pairing token.
 
+use crate::launch::Launch;
 use crate::pairing::{random_hex, MIN_TOKEN_CHARS};
 use std::path::PathBuf;
 
@@ -12,7 +13,7 @@ pub const USAGE: &str = "\
 axsnap-mcp: an MCP server (stdio) that drives your own Chrome through the axsnap extension
 
 usage:
-  axsnap-mcp [--port N] [--connect-timeout S]
+  axsnap-mcp [--port N] [--connect-timeout S] [--launch [--headed] [--chromium PATH] [--extension DIR]]
                                        serve MCP on stdin/stdout (what an agent starts)
   axsnap-mcp token                     print the pairing token (to enter in axsnap's side panel)
 
@@ -20,6 +21,10 @@ usage:
              default: the first free one of 17373-17382, so several agents can run at once
   --connect-timeout S  how long a tool call waits for the extension to connect, in seconds
              (env AXSNAP_MCP_CONNECT_TIMEOUT; default 40)
+  --launch   start the agent's own Chromium (headless; --headed shows it) on a fresh profile, with the
+             extension loaded and paired with this server; it ends with the server
+  --chromium PATH  the Chromium for --launch (env AXSNAP_CHROMIUM; default: chromium, google-chrome… on PATH)
+  --extension DIR  the unpacked extension for --launch (env AXSNAP_EXTENSION; default: the repository built from)
 
   the pairing token: the one in the token file, made on first use and readable by you only
   (env AXSNAP_MCP_TOKEN_FILE, default ~/.config/axsnap/mcp-token), or env AXSNAP_MCP_TOKEN
@@ -40,6 +45,8 @@ pub struct Config {
     pub token: Option<String>,
     /// How long a tool call waits for the extension to connect, in seconds.
     pub connect_timeout: u64,
+    /// `--launch`: the browser to start and pair.
+    pub launch: Option<Launch>,
 }
 
 /// The default of `--connect-timeout`: a sleeping extension looks for servers every 30 s (an alarm), and
@@ -52,6 +59,10 @@ pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Co
     let token = env("AXSNAP_MCP_TOKEN");
     let mut wait = env("AXSNAP_MCP_CONNECT_TIMEOUT");
     let mut print_token = false;
+    let mut launch = false;
+    let mut headed = false;
+    let mut chromium = env("AXSNAP_CHROMIUM").filter(|p| !p.is_empty());
+    let mut extension = env("AXSNAP_EXTENSION").filter(|p| !p.is_empty());
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (name, inline) = match arg.split_once('=') {
@@ -65,6 +76,10 @@ pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Co
             "--token" => return Err("--token is not taken: a command line shows in every user's process list; set \
                 AXSNAP_MCP_TOKEN, or keep the token in the token file (`axsnap-mcp token` makes and prints it)".into()),
             "--connect-timeout" => wait = Some(value("--connect-timeout")?),
+            "--launch" => launch = true,
+            "--headed" => headed = true,
+            "--chromium" => chromium = Some(value("--chromium")?),
+            "--extension" => extension = Some(value("--extension")?),
             "token" => print_token = true,
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
@@ -86,7 +101,11 @@ pub fn parse(args: &[String], env: impl Fn(&str) -> Option<String>) -> Result<Co
         None => DEFAULT_CONNECT_TIMEOUT,
         Some(w) => w.parse().map_err(|_| format!("--connect-timeout takes whole seconds, not {w:?}"))?,
     };
-    let config = Config { port, token, connect_timeout };
+    if headed && !launch {
+        return Err("--headed is for --launch".into());
+    }
+    let launch = launch.then(|| Launch { headed, chromium: chromium.map(PathBuf::from), extension: extension.map(PathBuf::from) });
+    let config = Config { port, token, connect_timeout, launch };
     Ok(if print_token { Command::PrintToken(config) } else { Command::Serve(config) })
 }
 
@@ -182,12 +201,16 @@ mod tests {
             "AXSNAP_MCP_TOKEN" => Some("from-the-environment".to_string()),
             _ => None,
         };
-        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()), connect_timeout: 40 })));
+        assert_eq!(parse(&args(&[]), env), Ok(Command::Serve(Config { port: Some(9000), token: Some("from-the-environment".into()), connect_timeout: 40, launch: None })));
         assert_eq!(
             parse(&args(&["--port", "9001", "--connect-timeout", "3"]), env),
-            Ok(Command::Serve(Config { port: Some(9001), token: Some("from-the-environment".into()), connect_timeout: 3 }))
+            Ok(Command::Serve(Config { port: Some(9001), token: Some("from-the-environment".into()), connect_timeout: 3, launch: None }))
         );
-        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None, connect_timeout: 40 })));
+        assert_eq!(parse(&args(&["token"]), |_| None), Ok(Command::PrintToken(Config { port: None, token: None, connect_timeout: 40, launch: None })));
+        let launched = parse(&args(&["--launch", "--headed", "--chromium", "/usr/bin/chromium"]), |_| None);
+        let want = Launch { headed: true, chromium: Some("/usr/bin/chromium".into()), extension: None };
+        assert_eq!(launched, Ok(Command::Serve(Config { port: None, token: None, connect_timeout: 40, launch: Some(want) })));
+        assert!(parse(&args(&["--headed"]), |_| None).is_err(), "--headed alone says it is for --launch");
     }
 
     #[test]
@@ -218,7 +241,7 @@ mod tests {
         let file = dir.join("mcp-token");
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(&file, format!("{T}\n")).unwrap();
-        let config = Config { port: None, token: None, connect_timeout: 30 };
+        let config = Config { port: None, token: None, connect_timeout: 30, launch: None };
         for mode in [0o644, 0o640, 0o604] {
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
             let (token, notice) = resolve_token(&config, Some(file.clone())).unwrap();
@@ -235,7 +258,7 @@ mod tests {
     fn the_token_is_made_once_and_kept() {
         let dir = std::env::temp_dir().join(format!("axsnap-mcp-test-{}", random_hex(8)));
         let file = dir.join("axsnap").join("mcp-token");
-        let config = Config { port: None, token: None, connect_timeout: 30 };
+        let config = Config { port: None, token: None, connect_timeout: 30, launch: None };
         let (first, _) = resolve_token(&config, Some(file.clone())).unwrap();
         assert_eq!(first.len(), 32);
         assert_eq!(resolve_token(&config, Some(file.clone())).unwrap(), (first, None));
@@ -244,7 +267,7 @@ mod tests {
             use std::os::unix::fs::PermissionsExt;
             assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600);
         }
-        let given = Config { port: None, token: Some(T.into()), connect_timeout: 30 };
+        let given = Config { port: None, token: Some(T.into()), connect_timeout: 30, launch: None };
         assert_eq!(resolve_token(&given, Some(file)).unwrap().0, T);
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -6,6 +6,7 @@
 mod bridge;
 mod channel;
 mod config;
+mod launch;
 mod pairing;
 mod tools;
 
@@ -61,15 +62,46 @@ fn waiting(port: u16, token: &str) -> String {
 async fn serve(c: config::Config) {
     let token = token(&c);
     let (listener, port) = bridge::bind(c.port).await.unwrap_or_else(|e| fail(&e));
-    eprintln!("{}", waiting(port, &token));
+    // The agent's own browser, paired before the first tool call can need it; it ends with this function.
+    let _browser = match &c.launch {
+        None => {
+            eprintln!("{}", waiting(port, &token));
+            None
+        }
+        Some(l) => {
+            let b = launch::start(l, port, &token).unwrap_or_else(|e| fail(&format!("--launch: {e}")));
+            eprintln!("axsnap-mcp: started the agent's own browser ({}), paired on ws://127.0.0.1:{port}", if l.headed { "headed" } else { "headless" });
+            Some(b)
+        }
+    };
     let bridge = bridge::Bridge::new(token, std::time::Duration::from_secs(c.connect_timeout));
     tokio::spawn(bridge.clone().serve(listener));
     let server = match tools::Browser::new(bridge).serve(rmcp::transport::stdio()).await {
         Ok(s) => s,
         Err(e) => fail(&format!("the MCP client did not start a session: {e}")),
     };
-    // Ends when the agent closes stdin.
-    let _ = server.waiting().await;
+    // Ends when the agent closes stdin, or stops the server with a signal (a launched browser goes with it).
+    tokio::select! {
+        _ = server.waiting() => {}
+        _ = stopped() => {}
+    }
+}
+
+/// SIGTERM or SIGINT: an MCP client ending its server sends one.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    std::future::pending::<()>().await
 }
 
 #[cfg(test)]
