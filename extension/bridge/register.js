@@ -103,31 +103,59 @@ export function syncBridges() {
   return syncing;
 }
 
+/**
+ * What one sync does, decided from what it read: pure, so the unit tests
+ * cover it. `registered`: host pattern → whether its bridge outlives the
+ * browser, as Chrome has it; `access`: the wanted patterns Chrome gives host
+ * access to; `served`: the origins each host's bridge served at the last sync.
+ * Answers the registrations to drop, those to (re)make, the hosts whose open
+ * pages get the bridge now (an origin there was just answered), and `served`
+ * as it is after this sync.
+ * @param {ReturnType<typeof wantedBridges>} wanted
+ * @param {Map<string, boolean>} registered
+ * @param {Set<string>} access
+ * @param {Map<string, Set<string>>} served
+ */
+export function bridgePlan(wanted, registered, access, served) {
+  const unregister = [...registered.keys()].filter((p) => !wanted.has(p));
+  /** @type {Array<{pattern: string, persist: boolean, replace: boolean}>} */
+  const register = [];
+  const inject = [];
+  const next = new Map();
+  for (const [pattern, { persist, origins }] of wanted) {
+    const had = registered.get(pattern);
+    if (had !== persist && access.has(pattern)) register.push({ pattern, persist, replace: had !== undefined });
+    const before = served.get(pattern);
+    next.set(pattern, new Set(origins));
+    if (!before || !origins.every((o) => before.has(o))) inject.push(pattern);
+  }
+  return { unregister, register, inject, served: next };
+}
+
 async function sync() {
   const { always, session } = await readStores();
   const wanted = wantedBridges(always, session);
   const registered = new Map((await chrome.scripting.getRegisteredContentScripts())
-    .filter((s) => s.id.startsWith(PREFIX)).map((s) => [s.id.slice(PREFIX.length), s]));
-  const gone = [...registered.keys()].filter((p) => !wanted.has(p));
-  if (gone.length) await chrome.scripting.unregisterContentScripts({ ids: gone.map((p) => PREFIX + p) }).catch(() => {});
-  for (const [pattern, { persist }] of wanted) {
-    const had = registered.get(pattern);
-    if (had && Boolean(had.persistAcrossSessions) === persist) continue;
-    if (!(await chrome.permissions.contains({ origins: [pattern] }).catch(() => false))) continue;
+    .filter((s) => s.id.startsWith(PREFIX)).map((s) => [s.id.slice(PREFIX.length), Boolean(s.persistAcrossSessions)]));
+  const access = new Set();
+  for (const pattern of wanted.keys()) {
+    if (await chrome.permissions.contains({ origins: [pattern] }).catch(() => false)) access.add(pattern);
+  }
+  const plan = bridgePlan(wanted, registered, access, served);
+  if (plan.unregister.length) await chrome.scripting.unregisterContentScripts({ ids: plan.unregister.map((p) => PREFIX + p) }).catch(() => {});
+  for (const { pattern, persist, replace } of plan.register) {
     try {
-      if (had) await chrome.scripting.unregisterContentScripts({ ids: [PREFIX + pattern] });
+      if (replace) await chrome.scripting.unregisterContentScripts({ ids: [PREFIX + pattern] });
       await chrome.scripting.registerContentScripts([{ id: PREFIX + pattern, matches: [pattern], js: [BRIDGE_FILE], allFrames: true, runAt: 'document_start', persistAcrossSessions: persist }]);
     } catch { /* the host's access went meanwhile: the next change syncs again */ }
   }
+  served.clear();
+  for (const [pattern, origins] of plan.served) served.set(pattern, origins);
   // Where an origin was just answered, pages already open on its host get the bridge, or have theirs ask
   // the worker again (also tabs other than the one that asked, for "Always allow"). Other changes (a
   // revoke, a closed tab) need no injection: the worker closes the ports that must close.
-  for (const [pattern, { origins }] of wanted) {
-    const before = served.get(pattern);
-    served.set(pattern, new Set(origins));
-    if (before && origins.every((o) => before.has(o))) continue;
+  for (const pattern of plan.inject) {
     const tabs = await chrome.tabs.query({ url: pattern }).catch(() => []);
     await Promise.all(tabs.map((t) => (t.id === undefined ? undefined : injectBridge(t.id))));
   }
-  for (const pattern of gone) served.delete(pattern);
 }

@@ -104,7 +104,9 @@ async function renderAll(promptsBox, listBox, current) {
       // permissions.request (requestHostAccess) must run in the click itself, before any await: Chrome asks only during a gesture.
       button('Allow once', () => { requestHostAccess(p.origin); answer(p.origin, { kind: 'once', tabId: p.tabId }); }),
       button('Always allow', () => { requestHostAccess(p.origin); answer(p.origin, { kind: 'always' }); }),
-      button('Deny', () => answer(p.origin, { kind: 'deny' })),
+      // Deny too: a site off localhost hears `denied` only through the bridge, which needs its host's access;
+      // refused in Chrome's prompt, the site hears nothing, which denies it as well.
+      button('Deny', () => { requestHostAccess(p.origin); answer(p.origin, { kind: 'deny' }); }),
     ];
     const wait = since + ARM_MS - now;
     if (wait > 0) {

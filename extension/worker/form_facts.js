@@ -10,8 +10,11 @@
 import { send } from './cdp.js';
 import { siteOf } from '../../protocol/site.js';
 
-/** `autocomplete` tokens of fields whose contents are secrets. */
-const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|one-time-code|cc-(number|csc|exp|exp-month|exp-year))(\s|$)/i;
+/** `autocomplete` tokens of fields whose contents are secrets: the one list (forms.js takes it into the page). */
+export const SECRET_AUTOCOMPLETE = ['current-password', 'new-password', 'one-time-code', 'cc-number', 'cc-csc', 'cc-exp', 'cc-exp-month', 'cc-exp-year'];
+
+/** Does an `autocomplete` attribute hold one of those tokens (its tokens are whitespace-separated, any case)? */
+const secretAutocomplete = (value) => String(value || '').toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.includes(t));
 
 /**
  * A form element's facts from its DOM node (attributes and subtree), pure.
@@ -35,7 +38,7 @@ export function readForm(node, base) {
   let secret = false;
   const walk = (n) => {
     if (secret || !n) return;
-    if (n.localName === 'input' && (String(attr(n, 'type')).toLowerCase() === 'password' || SECRET_AUTOCOMPLETE.test(attr(n, 'autocomplete') || ''))) secret = true;
+    if (n.localName === 'input' && (String(attr(n, 'type')).toLowerCase() === 'password' || secretAutocomplete(attr(n, 'autocomplete')))) secret = true;
     for (const c of n.children || []) walk(c);
   };
   walk(node);

@@ -11,15 +11,17 @@
 // session.
 
 import { send } from './cdp.js';
+import { SECRET_AUTOCOMPLETE } from './form_facts.js';
 
 const WORLD = 'axsnap-forms';
 
 /**
  * Runs in the page, in an isolated world: the facts of each element (null
  * for one that is gone).
+ * @param {string[]} secretTokens  form_facts.js SECRET_AUTOCOMPLETE
  * @param {...Element} els
  */
-function readFormFacts(...els) {
+function readFormFacts(secretTokens, ...els) {
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   const F = HTMLFormElement.prototype;
   const B = HTMLButtonElement.prototype;
@@ -64,9 +66,9 @@ function readFormFacts(...els) {
       target: hasAttr(button, 'formtarget') ? call(P, 'formTarget', button) : s.target,
     };
   };
-  const SECRET = /\b(one-time-code|current-password|new-password|cc-number|cc-csc|cc-exp(-month|-year)?)\b/i;
+  const secretAutocomplete = (v) => String(v || '').toLowerCase().split(/\s+/).some((t) => secretTokens.includes(t));
   const holdsSecret = (form) => [...call(F, 'elements', form)].some((c) => (is(c, 'input') && call(I, 'type', c) === 'password')
-    || SECRET.test(attr(c, 'autocomplete') || ''));
+    || secretAutocomplete(attr(c, 'autocomplete')));
   const disabled = (el) => E.matches.call(el, ':disabled');
   const linkOf = (el) => {
     const P = is(el, 'a') ? A : AR;
@@ -134,7 +136,7 @@ export async function formFacts(tabId, sessionId, backendNodeIds) {
     if (!live.length) return out;
     const r = await send(tabId, sessionId, 'Runtime.callFunctionOn', {
       objectId: live[0].objectId, functionDeclaration: readFormFacts.toString(), returnByValue: true,
-      arguments: live.map((x) => ({ objectId: x.objectId })),
+      arguments: [{ value: SECRET_AUTOCOMPLETE }, ...live.map((x) => ({ objectId: x.objectId }))],
     });
     if (r.exceptionDetails || !Array.isArray(r.result.value)) return out;
     live.forEach((x, k) => { if (r.result.value[k]) out.set(x.id, r.result.value[k]); });

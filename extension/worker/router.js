@@ -135,10 +135,10 @@ const COMMANDS = {
     };
   },
 
-  snapshot: async (req, caller) => {
+  snapshot: async (req, caller, _port, o = {}) => {
     const tabId = await tabOf(req, caller);
     await readable(tabId, caller);
-    return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller, tabId) })) };
+    return { tabId, ...(await snapshot(tabId, req.options || {}, { scope: refScope(caller), keep: framesFor(caller, tabId), forms: o.forms })) };
   },
 
   watch: async (req, caller, port) => {
@@ -149,7 +149,7 @@ const COMMANDS = {
     // Diffs are made of whole-page text snapshots (the core's options.diff), where this extension has them.
     const diffs = 'diff' in OPTIONS && options.format !== 'json' && options.root === undefined;
     const again = { cmd: 'snapshot', tabId: first.tabId, options: diffs ? { ...options, diff: true } : options };
-    const watch = port.watches.start({ tabId: first.tabId, interval: req.interval ?? 1000, diffs, first: first.text, look: () => handle(again, caller) });
+    const watch = port.watches.start({ tabId: first.tabId, interval: req.interval ?? 1000, diffs, first: first.text, look: () => handle(again, caller, undefined, { forms: false }) });
     return { watch, ...first };
   },
 
@@ -193,7 +193,7 @@ const COMMANDS = {
     if (req.url !== undefined && !seesTopPage(caller, tabId)) throw new AxError('forbidden', 'a page that is not the top frame may not wait for the tab\'s URL: it is the top page\'s');
     await readable(tabId, caller);
     // Its own ref table: polling must not move the caller's refs or the snapshot its next diff compares with.
-    const reader = { scope: `${refScope(caller)} wait`, keep: framesFor(caller, tabId) };
+    const reader = { scope: `${refScope(caller)} wait`, keep: framesFor(caller, tabId), forms: false };
     return waitFor(req, {
       text: async () => (await snapshot(tabId, { maxChars: 0 }, reader)).text,
       // A form sent with GET puts what was typed into the URL: waiting for it must not tell it.
@@ -259,8 +259,10 @@ const COMMANDS = {
  * @param {unknown} msg  the request as it arrived
  * @param {import('./policy.js').Caller} caller  who asks, from Chrome's sender (policy.callerFrom)
  * @param {PortContext} [port]  the long-lived port it came on, if any (for `watch`)
+ * @param {{forms?: boolean}} [o]  the worker's own requests: forms false when the answer's refs are not read
+ *   (a subscription's looks), so their forms' facts are not collected
  */
-export async function handle(msg, caller, port = undefined) {
+export async function handle(msg, caller, port = undefined, o = {}) {
   let req;
   let tabId;
   let done = () => {};
@@ -276,7 +278,7 @@ export async function handle(msg, caller, port = undefined) {
     await coreReady();
     const run = COMMANDS[req.cmd];
     if (!run) throw new AxError('internal', `${req.cmd} has no handler`);
-    const result = await run(req, caller, port);
+    const result = await run(req, caller, port, o);
     tabId = result.tabId;
     // Nothing the extension says holds what was typed into a secret field: titles, URLs, errors, dialogs.
     return scrubAnswer({ ok: true, ...echo(msg), ...result }, typedMemories());

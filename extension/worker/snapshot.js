@@ -15,10 +15,11 @@ import { formFacts } from './form_facts.js';
 /**
  * @param {number} tabId
  * @param {import('../../protocol/axsnap-protocol').SnapshotOptions} options  as validated by the router
- * @param {{scope: string, keep?: (frames: any[]) => Set<string>|null}} caller
- *   whose ref table to use, and which frames it may see (default: all)
+ * @param {{scope: string, keep?: (frames: any[]) => Set<string>|null, forms?: boolean}} caller
+ *   whose ref table to use, which frames it may see (default: all), and whether its refs need their forms'
+ *   facts (default: yes; a wait or a subscription's look reads no refs, so they cost it nothing)
  */
-export async function snapshot(tabId, options, { scope, keep }) {
+export async function snapshot(tabId, options, { scope, keep, forms: withForms = true }) {
   const t0 = performance.now();
   await attachTab(tabId);
   const session = await tabSession(tabId);
@@ -51,7 +52,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
     // watcher reports: this page is read whole, this time too if it was not.
     session.axTree = null;
     if (fetch.incremental) {
-      const whole = await snapshot(tabId, { ...options, fresh: true }, { scope, keep });
+      const whole = await snapshot(tabId, { ...options, fresh: true }, { scope, keep, forms: withForms });
       whole.stats.fetch = { incremental: false, reason: 'a shadow root of the page\'s own' };
       return whole;
     }
@@ -62,7 +63,7 @@ export async function snapshot(tabId, options, { scope, keep }) {
   session.frameSessions = frameSessions;
   await typedSecrets(tabId, session, frames, facts, out.secrets);
   session.secrets = remember(session.secrets, frames, out.secrets);
-  const forms = await formFacts(tabId, frames, frameSessions, out.refs);
+  const forms = withForms ? await formFacts(tabId, frames, frameSessions, out.refs) : new Map();
   await session.save();
   const round = (x) => Math.round(x * 10) / 10;
   return {

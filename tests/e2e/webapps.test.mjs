@@ -224,7 +224,16 @@ test('Deny through the bridge: the site hears denied (not consent_required), unt
   await page.goto(`http://deny.test:${server.port}/site.html`);
   const origin = originOf(page);
   const panel = await openPanel(await b.tabId(page));
+  // Chrome's own prompt for host access cannot be clicked from here: the extension is given access up front,
+  // and the panel's ask for it is recorded on its way through.
+  await panel.evaluate(() => {
+    const asked = [];
+    const request = chrome.permissions.request.bind(chrome.permissions);
+    /** @type {any} */ (window).askedAccess = asked;
+    chrome.permissions.request = (p) => { asked.push(...(p.origins || [])); return request(p); };
+  });
   await letConnect(panel, origin, 'Deny');
+  assert.deepEqual(await panel.evaluate(() => /** @type {any} */ (window).askedAccess), ['http://deny.test/*'], 'Deny asks for the host access the bridge needs to say denied');
   const snap = await viaSoon(page, { cmd: 'snapshot' });
   assert.equal(snap.error?.code, 'denied', JSON.stringify(snap));
   const hello = await viaSoon(page, { cmd: 'hello' });

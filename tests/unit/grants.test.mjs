@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { code } from './error-code.mjs';
 import { grantOf, answered, withoutTab, withPrompt } from '../../extension/worker/grants.js';
 import { allowed, checkConsent, commandsFor, mayReachTab, visibleFrames, bridgeServes, bridgeOrigin } from '../../extension/worker/policy.js';
-import { patternOf, directlyConnectable, wantedBridges } from '../../extension/bridge/register.js';
+import { patternOf, directlyConnectable, wantedBridges, bridgePlan } from '../../extension/bridge/register.js';
 import { RateLimiter } from '../../extension/worker/rate.js';
 import { COMMANDS } from '../../protocol/protocol.js';
 
@@ -119,6 +119,30 @@ test('bridges follow the answers: per host while an origin there is answered, ne
   const once = stores([APP, { kind: 'once', tabId: 5 }]);
   assert.deepEqual(wanted({ always: once.always, session: withoutTab(once.session, 5) }), {}, '"Allow once" ended with its tab: no bridge');
   assert.deepEqual(wanted(stores(['http://127.0.0.1:3000', { kind: 'always' }])), {}, 'localhost calls directly');
+});
+
+test('a sync of the bridges: registers what is wanted and allowed, drops the rest, injects only where an origin was just answered', () => {
+  const HOST = 'http://app.test/*';
+  const OLD = 'http://old.test/*';
+  const once = apply(empty, [APP, { kind: 'once', tabId: 5 }]);
+  const wanted = wantedBridges(once.always, once.session);
+  // First sync (or after a worker restart): registered, injected.
+  let plan = bridgePlan(wanted, new Map([[OLD, true]]), new Set([HOST]), new Map());
+  assert.deepEqual([plan.unregister, plan.register, plan.inject], [[OLD], [{ pattern: HOST, persist: false, replace: false }], [HOST]]);
+  // Nothing new: nothing done.
+  plan = bridgePlan(wanted, new Map([[HOST, false]]), new Set([HOST]), plan.served);
+  assert.deepEqual([plan.unregister, plan.register, plan.inject], [[], [], []]);
+  // "Always allow" now: the registration is made again to outlive the browser; no origin is new, no injection.
+  const always = apply(once, [APP, { kind: 'always' }]);
+  plan = bridgePlan(wantedBridges(always.always, always.session), new Map([[HOST, false]]), new Set([HOST]), plan.served);
+  assert.deepEqual([plan.register, plan.inject], [[{ pattern: HOST, persist: true, replace: true }], []]);
+  // Another origin on the host answered: its open pages get the bridge; without host access nothing is registered.
+  const two = apply(always, ['http://app.test:9000', { kind: 'once', tabId: 2 }]);
+  plan = bridgePlan(wantedBridges(two.always, two.session), new Map(), new Set(), plan.served);
+  assert.deepEqual([plan.register, plan.inject, [...plan.served.get(HOST)]], [[], [HOST], [APP, 'http://app.test:9000']]);
+  // Forgotten: unregistered, and no longer served.
+  plan = bridgePlan(new Map(), new Map([[HOST, true]]), new Set([HOST]), plan.served);
+  assert.deepEqual([plan.unregister, plan.served.size], [[HOST], 0]);
 });
 
 test('the bridge serves only an origin the person answered, while the answer lasts; another port is another origin', () => {
