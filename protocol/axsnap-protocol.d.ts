@@ -574,6 +574,22 @@ export interface ResolveResult {
   url?: string;
 }
 
+/** outline an element in the page until the next `highlight`, drawn by Chrome above the page (the page cannot see it); without `ref`, clear the outline. Not for web pages */
+export interface HighlightRequest {
+  cmd: "highlight";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** a ref from a snapshot, like `A7` */
+  ref?: string;
+}
+
+export interface HighlightResult {
+  /** the ref outlined */
+  ref?: string;
+}
+
 /** forget the refs this caller holds for the tab */
 export interface ResetRequest {
   cmd: "reset";
@@ -847,6 +863,7 @@ export interface Commands {
   snapshot: { request: SnapshotRequest; result: SnapshotResult };
   act: { request: ActRequest; result: ActResult };
   resolve: { request: ResolveRequest; result: ResolveResult };
+  highlight: { request: HighlightRequest; result: HighlightResult };
   reset: { request: ResetRequest; result: ResetResult };
   tabs: { request: TabsRequest; result: TabsResult };
   navigate: { request: NavigateRequest; result: NavigateResult };

@@ -329,6 +329,12 @@ export const COMMANDS = {
     },
     optionalResult: ['url'],
   },
+  highlight: {
+    description: 'outline an element in the page until the next `highlight`, drawn by Chrome above the page (the page cannot see it); without `ref`, clear the outline. Not for web pages',
+    fields: { tabId, ref },
+    result: { ref: string('the ref outlined') },
+    optionalResult: ['ref'],
+  },
   reset: {
     description: 'forget the refs this caller holds for the tab',
     fields: { tabId },

@@ -24,7 +24,8 @@ import { checkAct, checkPermission, checkSite, checkTab } from './consent.js';
  *   askSecret:(r:{tabId:number, ref:string, name:string, reason:string, signal?:AbortSignal})=>Promise<boolean>,
  *   ask:(r:{question:string, signal?:AbortSignal})=>Promise<string>,
  *   redact?:(text:string)=>string}} Host
- * @typedef {{type:'tool-start', id:string, name:string, line:string} | {type:'tool-end', id:string, line:string, detail:string, ok:boolean} | {type:'done', summary:string}} ToolEvent
+ * @typedef {{name:string, input:any, targets:Record<string, {role:string, name:string, secret?:string}>}} StepWhat  the tool, its input, and what the page said of the refs it names
+ * @typedef {{type:'tool-start', id:string, line:string} & StepWhat | {type:'tool-end', id:string, line:string, detail:string, ok:boolean} & StepWhat | {type:'done', summary:string}} ToolEvent
  */
 
 /** The protocol's actions (protocol/protocol.js). */
@@ -65,7 +66,8 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     const id = toolCallId || `${name}-${Math.random()}`;
     const text = typeof line === 'function' ? line(input) : line;
     abortSignal?.throwIfAborted();
-    onStep({ type: 'tool-start', id, name, line: text });
+    const what = { name, input, targets: targetsOf(input) };
+    onStep({ type: 'tool-start', id, line: text, ...what });
     let out;
     try {
       out = redact(await body(input, abortSignal));
@@ -73,11 +75,18 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
       if (abortSignal?.aborted) throw e;
       out = errorText({ code: 'internal', message: e?.message || String(e) });
     }
-    onStep({ type: 'tool-end', id, line: text, detail: out, ok: !/^Error /.test(out) && !/^The person declined/.test(out) });
+    // What was known before the step holds (the page may since be another); a ref looked up on the way is added.
+    what.targets = { ...targetsOf(input), ...what.targets };
+    onStep({ type: 'tool-end', id, line: text, ...what, detail: out, ok: !/^Error /.test(out) && !/^The person declined/.test(out) });
     return out;
   };
 
   const tabOf = (input) => (Number.isInteger(input.tab) ? input.tab : scope.current);
+  /** What the page said of the elements a step names (role, name, secret kind): the panel tells the step in words with it. */
+  const targetsOf = (input) => Object.fromEntries(['ref', 'to', 'secret_ref'].map((k) => input?.[k]).filter(Boolean).flatMap((ref) => {
+    const f = seen.get(tabOf(input))?.facts.get(ref);
+    return f ? [[ref, { role: f.role, name: f.name, ...(f.secret ? { secret: f.secret } : {}) }]] : [];
+  }));
   const describe = (tabId, ref) => {
     const f = ref && seen.get(tabId)?.facts.get(ref);
     return f ? `${ref} ${JSON.stringify(f.name.slice(0, 60))}` : ref || '';

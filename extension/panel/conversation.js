@@ -6,7 +6,7 @@
 
 /**
  * @typedef {{kind:'user'|'assistant'|'notice'|'error', text:string} |
- *   {kind:'step', line:string, detail:string, ok:boolean|null}} Entry
+ *   {kind:'step', line:string, what?:{name:string, input?:any, targets?:any}, detail:string, ok:boolean|null}} Entry  `what`: the step in words (step-words.js)
  * @typedef {{messages:any[], entries:Entry[], usage:{totalTokens:number}}} Conversation
  */
 

@@ -10,6 +10,7 @@ import { createModel, describeError, checkSettings } from '../agent/provider.js'
 import { instructions } from '../agent/prompt.js';
 import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
+import { stepWords } from './step-words.js';
 import { load, save, clear, empty } from './conversation.js';
 import { bindSettings, loadSettings, allowAlways } from './settings.js';
 import { bindDeveloper } from './developer.js';
@@ -57,13 +58,15 @@ function scrollDown() {
 /** @param {import('./conversation.js').Entry} e */
 function renderEntry(e) {
   if (e.kind === 'step') {
+    // In words; the details hold the step as the model wrote it and the page it saw.
     const d = document.createElement('details');
     d.className = `step${e.ok === false ? ' failed' : ''}`;
     const s = document.createElement('summary');
-    s.textContent = e.line + (e.ok === null ? ' …' : '');
+    s.textContent = e.what ? stepWords(e.what, e.ok) : e.line + (e.ok === null ? ' …' : '');
+    const line = Object.assign(document.createElement('code'), { className: 'step-line', textContent: e.line });
     const pre = document.createElement('pre');
     pre.textContent = e.detail;
-    d.append(s, pre);
+    d.append(s, line, pre);
     return d;
   }
   const div = document.createElement('div');
@@ -299,6 +302,19 @@ async function start(goal) {
   let bubble = null;
   let frame = 0;
   const steps = new Map();
+  /** The element a step acts on, outlined in the page while the step runs (and while it waits for the person). */
+  let outlined = /** @type {number|null} */ (null);
+  const outline = (e) => {
+    const ref = e.input?.ref || e.input?.secret_ref;
+    if (!ref || !['act', 'resolve', 'ask_user'].includes(e.name)) return;
+    outlined = Number.isInteger(e.input.tab) ? e.input.tab : scope.current;
+    send({ cmd: 'highlight', tabId: outlined, ref }).catch(() => {});
+  };
+  const unoutline = () => {
+    if (outlined === null) return;
+    send({ cmd: 'highlight', tabId: outlined }).catch(() => {});
+    outlined = null;
+  };
   const onStep = (e) => {
     if (e.type === 'text') {
       if (!bubble) { bubble = add({ kind: 'assistant', text: '' }); working('Writing…'); }
@@ -307,12 +323,15 @@ async function start(goal) {
     } else if (e.type === 'tool-start') {
       bubble = null;
       if (e.name === 'done') return;
-      steps.set(e.id, add({ kind: 'step', line: e.line, detail: '', ok: null }));
-      working(`${e.line}…`);
+      const what = { name: e.name, input: e.input, targets: e.targets };
+      steps.set(e.id, add({ kind: 'step', line: e.line, what, detail: '', ok: null }));
+      working(stepWords(what, null));
+      outline(e);
     } else if (e.type === 'tool-end') {
+      unoutline();
       const s = steps.get(e.id);
       if (!s) return;
-      Object.assign(s.entry, { detail: e.detail, ok: e.ok });
+      Object.assign(s.entry, { detail: e.detail, ok: e.ok, what: { name: e.name, input: e.input, targets: e.targets } });
       s.el.replaceWith(s.el = renderEntry(s.entry));
       working('Thinking…');
       persist();
@@ -340,6 +359,7 @@ async function start(goal) {
     result = { status: 'error', error: e, messages: null, usage: { totalTokens: 0 }, steps: 0, text: '' };
   }
   if (frame) cancelAnimationFrame(frame);
+  unoutline();
   if (bubble) renderMarkdown(bubble.el, bubble.entry.text);
   state.running = null;
   state.answer = null;

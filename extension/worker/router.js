@@ -13,6 +13,7 @@ import { RateLimiter } from './rate.js';
 import { snapshot } from './snapshot.js';
 import { act, present } from './actions.js';
 import { waitFor } from './wait.js';
+import { highlight, clearHighlight } from './highlight.js';
 import { watch } from './settle.js';
 import { tabSession, forget, checkOpen, coreReady, typedMemories } from './session.js';
 import { gather, scrubAnswer } from './typed.js';
@@ -163,6 +164,19 @@ const COMMANDS = {
     const tabId = await tabOf(req, caller);
     const t = await target(tabId, req.ref, caller);
     return { ref: t.ref, backendNodeId: t.backendNodeId, frame: t.frame, role: t.role, name: t.name, ...(t.url ? { url: t.url } : {}) };
+  },
+
+  highlight: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    await readable(tabId, caller);
+    await attachTab(tabId);
+    if (req.ref === undefined) {
+      await clearHighlight(tabId);
+      return {};
+    }
+    const t = await target(tabId, req.ref, caller);
+    await highlight(t);
+    return { ref: t.ref };
   },
 
   act: async (req, caller) => {

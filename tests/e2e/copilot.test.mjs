@@ -83,7 +83,9 @@ test('login: the person types the password into the panel, allows the sign-in; t
   await ended(panel, await done);
   assert.match(await lastReply(panel), /Signed in\. The page says: Welcome back, ada@example\.com/);
   assert.equal(await page.evaluate(() => window['typed']), password, 'the page got the password the person typed');
-  assert.match((await stepLines(panel)).slice(0, 4).join('\n'), /^snapshot\nfill A\d+ "Email"\nask you to type into A\d+\nclick A\d+ "Sign in"$/);
+  assert.match((await stepLines(panel)).slice(0, 4).join('\n'), /^Read the page\nTyped “ada@example\.com” into “Email”\nAsked you for the password of “Password”\nClicked “Sign in”$/);
+  // Behind each step: the step as the model wrote it, and the page it saw.
+  assert.match(await panel.evaluate(() => [...document.querySelectorAll('.step .step-line')].map((c) => c.textContent).slice(0, 4).join('\n')), /^snapshot\nfill A\d+ "Email"\nask you to type into A\d+\nclick A\d+ "Sign in"$/);
   noLeaks();
   assert.ok(model.state.requests.length >= 5);
   for (const r of model.state.requests) assert.ok(!r.body.includes(password));
@@ -105,13 +107,43 @@ test('search and open a result, streaming the answer (OpenAI-compatible)', async
   assert.match(await lastReply(panel), /Opened Pro grinder: it costs \$349\./);
   assert.match(page.url(), /shop\.html\?id=pro$/);
   const lines = await stepLines(panel);
-  assert.match(lines.slice(0, 3).join('\n'), /^snapshot\nfill A\d+ "Search"\nclick A\d+ "Search"$/);
-  assert.match(lines[3], /^click A\d+ "Pro grinder"$/);
+  assert.match(lines.slice(0, 4).join('\n'), /^Read the page\nTyped “grinder” into “Search”\nClicked “Search”\nClicked “Pro grinder”$/);
   // Each step expands to the page the model saw.
   const details = await panel.evaluate(() => [...document.querySelectorAll('.step pre')].map((p) => p.textContent));
   assert.match(details[3], /<page tab="\d+" kind="snapshot" url="http:\/\/127\.0\.0\.1:\d+\/copilot\/shop\.html\?id=pro"/);
   assert.equal(model.state.requests[0].headers.authorization, `Bearer ${KEY}`);
   noLeaks();
+});
+
+test('the element each step acts on is outlined in the page while it runs, by Chrome above the page, and cleared after', async () => {
+  await useModel('openai-compatible', 'search');
+  const { page, panel, tabId } = await task('/copilot/shop.html');
+  await panel.evaluate(() => {
+    const real = chrome.runtime.sendMessage.bind(chrome.runtime);
+    window['outlines'] = [];
+    chrome.runtime.sendMessage = (m) => { if (m.cmd === 'highlight') window['outlines'].push(m.ref ?? 'clear'); return real(m); };
+  });
+  await ask(panel, 'Search for "grinder" and open "Pro grinder"');
+  // The fill, the two clicks: each outlined as it starts, cleared as it ends.
+  assert.deepEqual((await panel.evaluate(() => window['outlines'])).map((r) => (r === 'clear' ? r : 'ref')), ['ref', 'clear', 'ref', 'clear', 'ref', 'clear']);
+  // Drawn by Chrome: it shows on screen, and the page's document never holds it.
+  const snap = await b.call({ cmd: 'snapshot', tabId });
+  const buy = snap.text.match(/(A\d+)[^\n]*"Buy now"/)[1];
+  await page.evaluate(() => { window['changes'] = []; new MutationObserver((m) => { window['changes'].push(...m.map((r) => `${r.type} ${r.target.nodeName} ${r.attributeName}`)); }).observe(document, { subtree: true, childList: true, attributes: true }); });
+  const shot = () => page.screenshot({ caret: 'initial' });
+  const plain = await shot();
+  const on = await b.call({ cmd: 'highlight', tabId, ref: buy });
+  assert.equal(on.ok, true, JSON.stringify(on.error));
+  assert.equal(on.ref, buy);
+  // Chrome draws it with its next frame: shots are taken until it shows (or the deadline).
+  const shows = async (drawn) => {
+    for (const end = Date.now() + 10000; Date.now() < end;) if ((await shot()).equals(plain) !== drawn) return true;
+    return false;
+  };
+  assert.ok(await shows(true), 'the outline is on screen');
+  assert.equal((await b.call({ cmd: 'highlight', tabId })).ok, true);
+  assert.ok(await shows(false), 'and gone once cleared');
+  assert.deepEqual(await page.evaluate(() => window['changes']), [], 'the page saw nothing');
 });
 
 test('a form over three pages (Anthropic)', async () => {
@@ -147,7 +179,7 @@ test('resolve, navigate, wait_for and back through the extension (Anthropic)', a
   await ask(panel, 'How much is the Pro grinder?');
   assert.match(await lastReply(panel), /The Pro grinder costs \$349; back on “Coffee shop”\./);
   assert.match(page.url(), /shop\.html\?q=grinder$/);
-  assert.match((await stepLines(panel)).join('\n'), /^snapshot\nresolve A\d+\nnavigate 127\.0\.0\.1:\d+\/copilot\/shop\.html\?id=pro\nwait for "Price:"\nback$/m);
+  assert.match((await stepLines(panel)).join('\n'), /^Read the page\nLooked up “Pro grinder”\nWent to 127\.0\.0\.1:\d+\/copilot\/shop\.html\?id=pro\nSaw “Price:”\nWent back$/m);
 });
 
 test('a purchase the person declines is not made (Anthropic)', async () => {
@@ -173,7 +205,7 @@ test('a click on a span the page made a control, named "Delete card", waits for 
   await ended(panel, await done);
   assert.match(await lastReply(panel), /You declined, so the card is still there/);
   assert.equal(await page.evaluate(() => window['deleted']), undefined);
-  assert.match((await stepLines(panel)).join('\n'), /^click A\d+ "Delete card"$/m);
+  assert.match((await stepLines(panel)).join('\n'), /^Not done: clicking “Delete card”$/m);
 });
 
 test('a page that orders the model to send it away: nothing happens unconfirmed (OpenAI-compatible)', async () => {
