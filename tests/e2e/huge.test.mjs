@@ -88,6 +88,22 @@ test('a window of the page, in bounded time and memory, saying what it left out'
   assert.ok(!first.includes('Far below') && !first.includes('Inner button') && !first.includes('"Last"'), first.slice(-600));
 });
 
+/** The links on screen, by name. */
+const linksInView = () => page.evaluate(() => [...document.querySelectorAll('#links a')]
+  .filter((a) => { const r = a.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
+  .map((a) => a.textContent));
+
+/** Those of `names` the text gives no ref (`A7 [Link 7]` in interactive mode, `A7 [Link 7](/item/7)` in full). */
+const withoutRef = (text, names) => names.filter((n) => !new RegExp(`A\\d+ \\[${n}\\]`).test(text));
+
+test('interactive mode: the window read as one paragraph of links is broken, so the cap keeps every link in view', async (t) => {
+  const res = await timedSnapshot(t, { mode: 'interactive' });
+  const inView = await linksInView();
+  assert.ok(inView.length > 20, `${inView}`);
+  assert.deepEqual(withoutRef(res.text, inView), [], res.text.slice(0, 600));
+  assert.ok(res.text.length <= 12000, `${res.text.length} chars`);
+});
+
 test('refs of the window act on their own links', async () => {
   for (const n of [0, 7, 20]) {
     const res = await call({ cmd: 'act', tabId, ref: refOf(first, `[Link ${n}]`), action: 'click' });

@@ -3,7 +3,7 @@
 //! the cap also decides which link URLs become Markdown references. They
 //! work the same on text lines and JSON rows.
 
-use crate::lines::{Kind, Line, Lines, Segment};
+use crate::lines::{Body, Kind, Line, Lines, Segment};
 use crate::options::Format;
 use crate::render::print::{self, digits};
 
@@ -82,9 +82,12 @@ impl Places {
         }
     }
 
-    /// The first of `items` (indices from `base`) not above the viewport.
-    fn first_in_view(&self, base: usize, items: &[usize]) -> usize {
-        items.iter().position(|&k| self.dist.get(base + k).is_some_and(|&d| d >= 0.0)).unwrap_or(0)
+    /// The first of `items` (indices from `base`) not above the viewport,
+    /// and the last one in it (or that first one).
+    fn in_view(&self, base: usize, items: &[usize]) -> (usize, usize) {
+        let first = items.iter().position(|&k| self.dist.get(base + k).is_some_and(|&d| d >= 0.0)).unwrap_or(0);
+        let last = items.iter().rposition(|&k| self.dist.get(base + k) == Some(&0.0)).unwrap_or(first).max(first);
+        (first, last)
     }
 }
 
@@ -104,9 +107,16 @@ fn collapse_in(lines: &mut [Option<Line>], shapes: &[Option<Shape>], base: usize
             j = item_end(lines, j);
         }
         let long = items.len() > RUN_MAX;
-        let first = if long { places.first_in_view(base, &items).saturating_sub(2).min(items.len() - RUN_KEEP) } else { 0 };
+        // Every item in view is kept, with two neighbours each side, however many.
+        let (first, end) = if long {
+            let (seen, last) = places.in_view(base, &items);
+            let first = seen.saturating_sub(2).min(items.len() - RUN_KEEP);
+            (first, (first + RUN_KEEP).max(last + 3).min(items.len()))
+        } else {
+            (0, items.len())
+        };
         let keep_from = items[first];
-        let keep_until = if long { items.get(first + RUN_KEEP).copied().unwrap_or(j) } else { j };
+        let keep_until = items.get(end).copied().unwrap_or(j);
         if keep_from > i {
             collapsed += say_run(&lines[i..keep_from], depth, first, " above the view", out);
             places.keep(base + i);
@@ -120,7 +130,7 @@ fn collapse_in(lines: &mut [Option<Line>], shapes: &[Option<Shape>], base: usize
             k = end;
         }
         if keep_until < j {
-            collapsed += say_run(&lines[keep_until..j], depth, items.len() - first - RUN_KEEP, "", out);
+            collapsed += say_run(&lines[keep_until..j], depth, items.len() - end, "", out);
             places.keep(base + keep_until);
         }
         i = j;
@@ -199,6 +209,92 @@ fn start(kind: &Kind) -> Start {
     } else {
         Start::Other
     }
+}
+
+/// Lines longer than this are broken before a cap, so the cap cuts inside
+/// them: a window of 1,000 links read as one paragraph is one line of
+/// 15,000 characters, which a cap on whole lines would drop with every ref
+/// in view.
+const LONG_LINE: usize = 1000;
+
+/// Breaks each line longer than [`LONG_LINE`] at spaces (never inside a
+/// word, a link or a ref) into lines of at most that length where the
+/// words allow; the lines after the first are text at the same depth.
+/// Returns how many lines it added.
+pub fn break_long_lines(doc: &mut Lines) -> usize {
+    let lines = std::mem::take(&mut doc.lines);
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let Body::Segments(segments) = &line.body else {
+            out.push(line);
+            continue;
+        };
+        if segments.iter().map(|s| segment_len(doc, s)).sum::<usize>() <= LONG_LINE {
+            out.push(line);
+            continue;
+        }
+        let (depth, mut kind) = (line.depth, Some(line.kind.clone()));
+        let Body::Segments(segments) = line.body else { unreachable!() };
+        let mut emit = |out: &mut Vec<Line>, mut segs: Vec<Segment>| {
+            if let Some(Segment::Text(t)) = segs.last_mut() {
+                t.truncate(t.trim_end_matches(' ').len());
+            }
+            out.push(Line::segments(depth, kind.take().unwrap_or(Kind::Text), segs));
+        };
+        // Text is split after each space: a line may end after such a piece.
+        let atoms = segments.into_iter().flat_map(|s| match s {
+            Segment::Text(t) => t.split_inclusive(' ').map(|p| Segment::Text(p.to_string())).collect::<Vec<_>>(),
+            s => vec![s],
+        });
+        // Where the line may break last: before a ref (an element's name
+        // stays whole), else after any space.
+        let (mut cur, mut len): (Vec<Segment>, usize) = (Vec::new(), 0);
+        let (mut before_ref, mut after_space): (Option<usize>, Option<usize>) = (None, None);
+        let after_a_space = |cur: &[Segment]| matches!(cur.last(), Some(Segment::Text(t)) if t.ends_with(' '));
+        for atom in atoms {
+            let n = segment_len(doc, &atom);
+            if let (true, Some(at)) = (len + n > LONG_LINE, before_ref.or(after_space)) {
+                let rest = cur.split_off(at);
+                emit(&mut out, merge_text(std::mem::take(&mut cur)));
+                len = rest.iter().map(|s| segment_len(doc, s)).sum();
+                cur = rest;
+                (before_ref, after_space) = (None, None);
+            }
+            if matches!(atom, Segment::Ref(_)) && after_a_space(&cur) {
+                before_ref = Some(cur.len());
+            }
+            cur.push(atom);
+            len += n;
+            if after_a_space(&cur) {
+                after_space = Some(cur.len());
+            }
+        }
+        emit(&mut out, merge_text(cur));
+    }
+    let added = out.len() - doc.lines.len();
+    doc.lines = out;
+    added
+}
+
+/// About how many characters a segment prints as.
+fn segment_len(doc: &Lines, s: &Segment) -> usize {
+    match s {
+        Segment::Text(t) => t.chars().count(),
+        Segment::Ref(n) => digits(*n as usize) + 1,
+        Segment::Url(i) => doc.urls.get(*i).map_or(0, |u| u.chars().count()) + 2,
+    }
+}
+
+/// Adjacent text segments as one.
+fn merge_text(segments: Vec<Segment>) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::with_capacity(segments.len());
+    for s in segments {
+        match (out.last_mut(), s) {
+            (Some(Segment::Text(a)), Segment::Text(b)) => a.push_str(&b),
+            (_, s) => out.push(s),
+        }
+    }
+    out
 }
 
 /// Decides which URLs become references (`[Docs][3]`, defined once after
@@ -456,7 +552,6 @@ const REFERENCE_MARGIN: usize = 10;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lines::Body;
     use crate::role::Role;
 
     fn note_text(l: &Line) -> &str {
@@ -601,6 +696,49 @@ mod tests {
         assert_eq!(text[1], "button \"b28\" A28");
         assert_eq!(text[26], "… 7 more like these (7 refs) not shown: ask for the full snapshot to see them");
         assert_eq!(dist.unwrap().len(), d.lines.len());
+    }
+
+    #[test]
+    fn a_long_run_keeps_every_item_in_view_with_two_neighbours() {
+        let mut d = doc((0..1000).map(button).collect(), &[]);
+        // Items 0 to 36 are in view: more than a shortened run keeps.
+        let mut dist = Some((0..1000).map(|i| if i < 37 { 0.0 } else { 10.0 }).collect::<Vec<f64>>());
+        assert_eq!(collapse_runs(&mut d, &mut dist), 1000 - 39);
+        let text = printed(&d);
+        assert_eq!(text[38], "button \"b38\" A38");
+        assert_eq!(text[39], "… 961 more like these (961 refs) not shown: ask for the full snapshot to see them");
+        // In view in the middle of the run: from two before to two after.
+        let mut d = doc((0..1000).map(button).collect(), &[]);
+        let mut dist = Some((0..1000).map(|i| if i < 500 { -10.0 } else if i < 540 { 0.0 } else { 10.0 }).collect::<Vec<f64>>());
+        collapse_runs(&mut d, &mut dist);
+        let text = printed(&d);
+        assert_eq!(text[1], "button \"b498\" A498");
+        assert_eq!(text[44], "button \"b541\" A541");
+        assert!(text[45].starts_with("… 458 more like these ("), "{}", text[45]);
+    }
+
+    #[test]
+    fn a_line_longer_than_a_cap_is_broken_so_the_cap_keeps_its_head() {
+        // A window of links read as one paragraph: `A0 [Link 0] A1 [Link 1] …`.
+        let mut segs = Vec::new();
+        for i in 0..1000u32 {
+            segs.push(Segment::Ref(i));
+            segs.push(Segment::Text(format!(" [Link {i}] ")));
+        }
+        let mut d = doc(vec![line(0, Kind::Page, "page", &[]), Line::segments(0, Kind::Text, segs)], &[]);
+        let words_before: Vec<String> = printed(&d).join(" ").split_whitespace().map(str::to_string).collect();
+        assert!(break_long_lines(&mut d) > 10);
+        let text = printed(&d);
+        assert!(text.iter().all(|l| l.chars().count() <= LONG_LINE), "{:?}", text.iter().map(|l| l.len()).max());
+        assert!(text[1].starts_with("A0 [Link 0] A1 [Link 1]") && text[2].starts_with('A'), "{}", &text[2][..40]);
+        let words_after: Vec<String> = text.join(" ").split_whitespace().map(str::to_string).collect();
+        assert_eq!(words_before, words_after);
+        fit(&mut d, Format::Text, Some(12000));
+        let kept = printed(&d).join("\n");
+        assert!(kept.chars().count() <= 12000);
+        for i in 0..40 {
+            assert!(kept.contains(&format!("A{i} [Link {i}]")), "link {i}");
+        }
     }
 
     #[test]

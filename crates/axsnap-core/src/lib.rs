@@ -277,6 +277,10 @@ fn take(
         return Ok(Snapshot { stats, text: shown.text, decisions, secrets: secret_fields, diff: Some(outcome), refs: facts, page });
     }
     let deep = budget::limit_depth(&mut doc, options.max_depth);
+    // A line the cap could only drop whole is broken first (the output under the cap is left as it is).
+    if options.max_chars.is_some_and(|max| doc.lines.iter().map(|l| render::print::fixed_size(options.format, &doc, l)).sum::<usize>() > max) {
+        budget::break_long_lines(&mut doc);
+    }
     // Where each line lies from the viewport, when the extension gave boxes.
     let mut dist = if options.viewport || options.max_chars.is_some() { viewport::distances(&doc, input, refs) } else { None };
     let runs = if options.max_chars.is_some() { budget::collapse_runs(&mut doc, &mut dist) } else { 0 };

@@ -455,6 +455,13 @@ fn opaque_piece(p: &str) -> bool {
         return true;
     }
     let b = p.as_bytes();
+    if !b.iter().any(u8::is_ascii_uppercase) {
+        // Lowercase and digits: words glued by digits (`0and0the0only0one`)
+        // keep runs of letters as long as words; a random id does not.
+        let letters = b.iter().filter(|c| c.is_ascii_lowercase()).count();
+        let letter_runs = b.split(|c| !c.is_ascii_lowercase()).filter(|r| !r.is_empty()).count();
+        return letters > 0 && 10 * letters < 30 * letter_runs;
+    }
     // A new run starts at a capital after a lowercase letter, and where
     // letters and digits meet.
     let runs = 1 + b.windows(2).filter(|w| (w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase()) || (w[0].is_ascii_digit() != w[1].is_ascii_digit())).count();
@@ -900,6 +907,7 @@ mod tests {
         for kept in [
             "/wiki/Microsoft_v._MikeRoweSoft",
             "/users/FINALLYOldEnoughToReadSmut",
+            "/users/0and0the0only0one0that0is0not0working0",
             "/templates/MultipageDocumentPage____9038.aspx",
             "https://www.youtube.com/channel/UCFkqUtdAsvIVeuWYbk4AVAQ",
             "https://www.sec.gov/ix?doc=/Archives/edgar/data/1640266/000155837022003946/lwlg-20211231x10k.htm",
