@@ -14,6 +14,7 @@
 // nodes, loaded with JavaScript off in the same run.
 //
 //   npm run bench -- --apps [--app name,name] [--runs N] [--no-peers] [--no-build]
+//     [--package: axsnap through @axsnap/cdp on the page's CDPSession too, beside the extension]
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ const argv = process.argv.slice(2).filter((a) => a !== '--apps');
 const only = argv.includes('--app') ? argv[argv.indexOf('--app') + 1].split(',') : null;
 const RUNS = argv.includes('--runs') ? Number(argv[argv.indexOf('--runs') + 1]) : 5;
 const peersOn = !argv.includes('--no-peers');
+const viaPackage = argv.includes('--package');
 
 if (!argv.includes('--no-build')) {
   setup();
@@ -88,8 +90,31 @@ async function timed(look) {
   return { ...first, last, ms: median(ms) };
 }
 
+/** The extension's requests through @axsnap/cdp attached to `page`: the same answers, `{ok: false, error}` on failure. */
+async function packageCall(page) {
+  const { attach } = await import('../packages/cdp/src/index.js');
+  const ax = await attach(page);
+  const call = async (msg) => {
+    try {
+      return { ok: true, ...(await ax.request(msg)) };
+    } catch (e) {
+      return { ok: false, error: { code: e.code, message: e.message } };
+    }
+  };
+  return { call, detach: () => ax.detach() };
+}
+
 // --- axsnap
-async function axsnap(page, tabId, options = { full: true }) {
+async function axsnap(page, tabId, options = { full: true }, o = {}) {
+  const via = o.package ? await packageCall(page) : null;
+  try {
+    return await axsnapWith(via ? via.call : call, page, tabId, options);
+  } finally {
+    await via?.detach();
+  }
+}
+
+async function axsnapWith(call, page, tabId, options) {
   const snap = async () => {
     const t0 = now();
     const res = await call({ cmd: 'snapshot', tabId, options });
@@ -194,6 +219,7 @@ async function agentBrowser(page) {
 const TOOLS = [
   ['axsnap', (p, t) => axsnap(p, t)],
   ['axsnap interactive', (p, t) => axsnap(p, t, { full: true, mode: 'interactive' })],
+  ...(viaPackage ? [['axsnap via @axsnap/cdp', (p, t) => axsnap(p, t, { full: true }, { package: true })]] : []),
   ...(peersOn ? [['chrome-devtools-mcp', cdtmcp], ['Playwright ai', playwright], ['agent-browser -i -C', agentBrowser]] : []),
 ];
 
@@ -301,7 +327,8 @@ const report = `### ${new Date().toISOString().slice(0, 10)} · ${browser.versio
   (failures.length ? `\n- failures: ${failures.join('; ')}\n` : '');
 console.log(`\n${report}`);
 writeFileSync(join(outDir, 'apps.json'), JSON.stringify(results, null, 1));
-if (!only) {
+// BENCHMARKS.md keeps the extension's run; one with the package beside it is printed only.
+if (!only && !viaPackage) {
   writeBenchmarkBlock('apps', '## Web apps: `npm run bench -- --apps`', report);
 }
 process.exit(0);

@@ -10,6 +10,7 @@
 //   agent-browser     the action, then `snapshot`; and `diff snapshot` (its diff) before it
 //
 //   npm run bench -- --flows [--flow name,name] [--no-peers] [--no-build: use the extension as built]
+//     [--package: axsnap's loops through @axsnap/cdp on the page's CDPSession instead of the extension]
 import { execFile } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, isAbsolute } from 'node:path';
@@ -21,6 +22,7 @@ import { ROOT, output, writeBenchmarkBlock } from './lib.mjs';
 const argv = process.argv.slice(2).filter((a) => a !== '--flows');
 const only = argv.includes('--flow') ? argv[argv.indexOf('--flow') + 1].split(',') : null;
 const peersOn = !argv.includes('--no-peers');
+const viaPackage = argv.includes('--package');
 
 if (!argv.includes('--no-build')) {
   setup();
@@ -44,7 +46,7 @@ const { browser } = chromium;
 const ctx = browser.contexts()[0];
 const panel = await ctx.newPage();
 await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
-const call = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
+const extensionCall = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
 
 /** A fresh tab on the flow's page, found by the extension by a marker in its URL. */
 async function open(flow) {
@@ -62,6 +64,15 @@ const valueOf = (s) => (s.do === 'click' || s.do === 'check' ? undefined : s.val
 // --- axsnap
 async function axsnap(flow, diff) {
   const { page, tabId } = await open(flow);
+  const ax = viaPackage ? await (await import('../packages/cdp/src/index.js')).attach(page) : null;
+  // Through the package, the same requests and answers (ok or the error), on the page's own CDPSession.
+  const call = !ax ? extensionCall : async (msg) => {
+    try {
+      return { ok: true, ...(await ax.request(msg)) };
+    } catch (e) {
+      return { ok: false, error: { code: e.code, message: e.message } };
+    }
+  };
   // The full tool reads the whole tree each time (fresh), as every snapshot did before incremental fetching.
   const look = async () => {
     const res = await call({ cmd: 'snapshot', tabId, options: { full: true, fresh: !diff } });
@@ -89,6 +100,7 @@ async function axsnap(flow, diff) {
         snapMs: view.stats.timings.totalMs });
     }
   }
+  await ax?.detach();
   await page.close();
   return steps;
 }
@@ -109,6 +121,7 @@ async function playwright(flow) {
     const text = await page.ariaSnapshot({ mode: 'ai' });
     steps.push({ tokens: tokens(text), ms: now() - t0 });
   }
+  await ax?.detach();
   await page.close();
   return steps;
 }
@@ -347,14 +360,15 @@ const speed = [
   `- full snapshots on pages above 5,000 AX nodes (${bigFull.length} steps): median CDP fetch ${fmt(median(bigFull.map((x) => x.fetchMs)), 1)} ms, Wasm serialize ${fmt(median(bigFull.map((x) => x.serializeMs)), 1)} ms, ${fmt(median(bigFull.map((x) => x.nodes / x.serializeMs)), 0)} AX nodes/ms`,
 ].join('\n');
 const machine = `${output('uname', ['-srm']) || 'unknown'}, ${(await import('node:os')).cpus().length} cores, load ${(await import('node:os')).loadavg()[0].toFixed(1)}`;
-const report = `### ${new Date().toISOString().slice(0, 10)} · ${browser.version()} · ${machine}\n\n` +
+const report = `### ${new Date().toISOString().slice(0, 10)} · ${browser.version()} · ${machine}${viaPackage ? ' · axsnap through @axsnap/cdp' : ''}\n\n` +
   `Per flow (tokens: o200k_base of what the agent reads after each action, summed over the flow; ms: from sending the action to having that text):\n\n${perFlow}\n\n` +
   `Overall:\n\n${overallTable}\n\n${targets}\n\n${speed}\n` + (failures.length ? `- failures: ${failures.join('; ')}\n` : '');
 console.log(`\n${report}`);
 const outDir = join(ROOT, 'bench/out');
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'flows.json'), JSON.stringify(results, null, 1));
-if (!only) {
+// BENCHMARKS.md keeps the extension's full run; a run through the package is printed only.
+if (!only && !viaPackage) {
   writeBenchmarkBlock('flows', '## Agent loops: `npm run bench -- --flows`', report);
 }
 process.exit(0);
