@@ -72,6 +72,7 @@ test('actions through the package: the same checks and error codes, secrets neve
   const resolved = await ax.resolve(refOf(first.text, 'Full name'));
   assert.equal(resolved.role, 'textbox');
   await assert.rejects(ax.act('A999', 'click'), { code: 'unknown_ref' });
+  await assert.rejects(ax.request({ cmd: 'navigate', url: server.url('/demo.html') }), { code: 'bad_request' }, 'tabs and navigation are the program\'s own');
   await assert.rejects(ax.act(refOf(first.text, 'Full name'), 'check'), (e) => typeof e.code === 'string' && e.code !== 'internal');
   await page.goto(server.url('/demo.html'), { waitUntil: 'load' });
   await assert.rejects(ax.act(refOf(first.text, 'Full name'), 'click'), { code: 'stale_ref' });

@@ -19,6 +19,9 @@ export type ActMore<A extends Action> = Omit<Extract<ActRequest, { action: A }>,
 type ValueOf<A extends Action> = Extract<ActRequest, { action: A }> extends { value?: infer V } ? V : never;
 type Without<R> = R extends unknown ? Omit<R, 'tabId'> : never;
 
+/** The commands on one page; tabs, navigation and subscriptions are the program's own (page.goto, newPage). */
+export type PageCommand = Extract<Command, 'ping' | 'snapshot' | 'act' | 'resolve' | 'wait_for' | 'reset'>;
+
 /** A page axsnap is attached to. */
 export interface Attached {
   /** The page as text with refs (`A7`), its refs' facts, the page and the stats. */
@@ -31,8 +34,8 @@ export interface Attached {
   waitFor(condition: Omit<Wait_forRequest, 'cmd' | 'id' | 'tabId'>): Promise<Wait_forResult>;
   /** Forgets the refs held for this page. */
   reset(): Promise<ResetResult>;
-  /** Any protocol request on this page, as written. */
-  request<C extends Command>(msg: Without<Commands[C]['request']>): Promise<Commands[C]['result']>;
+  /** A protocol request on this page, as written: ping, snapshot, act, resolve, wait_for or reset (others: `bad_request`). */
+  request<C extends PageCommand>(msg: Without<Commands[C]['request']>): Promise<Commands[C]['result']>;
   /** Ends axsnap's hold on the page; the page stays open. */
   detach(): Promise<void>;
 }

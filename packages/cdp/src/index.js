@@ -13,6 +13,13 @@ import { nodeHost } from './node_host.js';
 /** The program driving the browser owns it, as the person owns theirs: the router's caller with full reach. */
 const OWNER = /** @type {const} */ ({ kind: 'panel' });
 
+/**
+ * The commands on one page. Tabs, navigation and subscriptions are the
+ * extension's (chrome.tabs, ports): a program holding the page has its own
+ * (page.goto, browser.newPage, its own loop).
+ */
+const PAGE_COMMANDS = new Set(['ping', 'snapshot', 'act', 'resolve', 'wait_for', 'reset']);
+
 /** A failed request: the protocol's stable `code`, its message, and any facts it carries (`details`). */
 export class AxsnapError extends Error {
   /** @param {{code: string, message: string, [k: string]: unknown}} error */
@@ -63,6 +70,9 @@ export async function attach(page) {
   /** One protocol request on this page; the answer's result, or an AxsnapError. */
   const request = async (msg) => {
     if (detached) throw new AxsnapError({ code: 'detached', message: 'this page was detached from axsnap: attach it again' });
+    if (!PAGE_COMMANDS.has(msg?.cmd)) {
+      throw new AxsnapError({ code: 'bad_request', message: `${msg?.cmd} is not a command on one page: use ${[...PAGE_COMMANDS].join(', ')}; navigate and open pages with Playwright or Puppeteer (page.goto, newPage)` });
+    }
     const answer = /** @type {any} */ (await handle({ ...msg, tabId }, OWNER));
     if (!answer.ok) throw new AxsnapError(answer.error);
     const { ok: _ok, tabId: _t, ...result } = answer;

@@ -11,6 +11,9 @@ async function use(): Promise<void> {
   await ax.act('A2', 'click');
   await ax.act(null, 'press', 'Enter');
   await ax.waitFor({ text, timeout: 1000 });
+  await ax.request({ cmd: 'resolve', ref: 'A1' });
+  // @ts-expect-error navigation is the program's own (page.goto)
+  await ax.request({ cmd: 'navigate', url: 'https://example.com' });
   // @ts-expect-error no such action
   await ax.act('A1', 'smash');
   // @ts-expect-error a snapshot option that does not exist
