@@ -40,9 +40,19 @@ const chromiumProcess = await launchWithCdp(cdpPort);
 const { browser } = chromiumProcess;
 const ctx = browser.contexts()[0];
 
+/** Each client's tools/list result as the server sent it: the SDK's parsed copy
+ *  may add or drop fields, and the tokens a conversation pays are the server's. */
+const wireTools = new Map();
+
 async function client(command, args, name, env = undefined) {
   const c = new Client({ name, version: '1' });
-  await c.connect(new StdioClientTransport({ command, args, stderr: 'ignore', env }));
+  const transport = new StdioClientTransport({ command, args, stderr: 'ignore', env });
+  await c.connect(transport);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message?.result?.tools) wireTools.set(c, message.result.tools);
+    deliver?.(message, extra);
+  };
   return c;
 }
 
@@ -135,7 +145,10 @@ try {
   process.exit(1);
 }
 
-const listTokens = async (c) => tokens(JSON.stringify((await c.listTools()).tools));
+const listTokens = async (c) => {
+  await c.listTools();
+  return tokens(JSON.stringify(wireTools.get(c)));
+};
 const lists = { axsnap: await listTokens(axsnap), cdt: await listTokens(cdt) };
 
 const rows = results.axsnap.map((r, i) => {

@@ -307,8 +307,11 @@ impl Browser {
     }
 
     #[tool(
+        title = "Browser tabs",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         input_schema = lean_schema::<TabsParams>(),
-        description = "List, select, open or close browser tabs. You can use the tabs you opened and the tabs the person shared with you.")]
+        description = "List, select, open or close browser tabs. You can use the tabs you opened and the tabs the person shared with you."
+    )]
     async fn browser_tabs(&self, Parameters(p): Parameters<TabsParams>) -> ToolResult {
         respond(self.tabs(p).await)
     }
@@ -359,8 +362,11 @@ impl Browser {
     }
 
     #[tool(
+        title = "Go to a URL",
+        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false, open_world_hint = true),
         input_schema = lean_schema::<NavigateParams>(),
-        description = "Load a URL in the current tab (or a new tab if none), or go back. Then take a snapshot.")]
+        description = "Load a URL in the current tab (or a new tab if none), or go back. Then take a snapshot."
+    )]
     async fn browser_navigate(&self, Parameters(p): Parameters<NavigateParams>) -> ToolResult {
         respond(self.navigate(p).await)
     }
@@ -384,10 +390,10 @@ impl Browser {
     }
 
     #[tool(
+        title = "Page snapshot",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true),
         input_schema = lean_schema::<SnapshotParams>(),
-        
-        description = "Page as compact text: refs like A12 on what you can act on (valid until the page changes), secrets redacted. In a link's URL, * is its words (spaces as _), ~ their slug.",
-        annotations(read_only_hint = true)
+        description = "Page as compact text: refs like A12 on what you can act on (valid until the page changes), secrets redacted. In a link's URL, * is its words (spaces as _), ~ their slug."
     )]
     async fn browser_snapshot(&self, Parameters(p): Parameters<SnapshotParams>) -> ToolResult {
         respond(self.snapshot(p).await)
@@ -413,8 +419,11 @@ impl Browser {
     }
 
     #[tool(
+        title = "Act on the page",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = true),
         input_schema = act_schema(),
-        description = "Act on an element by its ref from the latest snapshot: click, fill, type, press, select, check, uncheck, hover, drag (onto the ref in to), focus, scroll; dialog answers an alert/confirm/prompt.")]
+        description = "Act on an element by its ref from the latest snapshot: click, fill, type, press, select, check, uncheck, hover, drag (onto the ref in to), focus, scroll; dialog answers an alert/confirm/prompt."
+    )]
     async fn browser_act(&self, Parameters(p): Parameters<ActParams>) -> ToolResult {
         respond(self.act(p).await)
     }
@@ -443,10 +452,10 @@ impl Browser {
     }
 
     #[tool(
+        title = "Where a ref points",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true),
         input_schema = lean_schema::<ResolveParams>(),
-        
-        description = "Where a ref points: its role, name and, for a link, the full URL.",
-        annotations(read_only_hint = true)
+        description = "Where a ref points: its role, name and, for a link, the full URL."
     )]
     async fn browser_resolve(&self, Parameters(p): Parameters<ResolveParams>) -> ToolResult {
         respond(self.resolve(p).await)
@@ -464,10 +473,10 @@ impl Browser {
     }
 
     #[tool(
+        title = "Wait for the page",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true),
         input_schema = lean_schema::<WaitForParams>(),
-        
-        description = "Wait until text appears or disappears, a ref's element goes, or the URL contains a string (at most 60 s).",
-        annotations(read_only_hint = true)
+        description = "Wait until text appears or disappears, a ref's element goes, or the URL contains a string (at most 60 s)."
     )]
     async fn browser_wait_for(&self, Parameters(p): Parameters<WaitForParams>) -> ToolResult {
         respond(self.wait_for(p).await)
@@ -657,6 +666,24 @@ mod tests {
             let d = t.description.as_deref().unwrap_or("");
             assert!(!d.is_empty() && d.len() <= 200, "{}: {d}", t.name);
             assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", t.name);
+        }
+    }
+
+    /// What MCP clients show before a call (a title, and whether to ask the person):
+    /// every tool says all four hints, so no client falls back to the spec's
+    /// defaults (which call every tool destructive). Only reads are read-only.
+    #[test]
+    fn every_tool_has_a_title_and_all_four_hints() {
+        for t in Browser::tool_router().list_all() {
+            assert!(t.title.as_deref().is_some_and(|s| !s.is_empty()), "{} has no title", t.name);
+            let a = t.annotations.as_ref().unwrap_or_else(|| panic!("{} has no annotations", t.name));
+            let hints = [a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint];
+            assert!(hints.iter().all(Option::is_some), "{}: {hints:?}", t.name);
+            let reads = ["browser_snapshot", "browser_resolve", "browser_wait_for"].contains(&t.name.as_ref());
+            assert_eq!(a.read_only_hint, Some(reads), "{}", t.name);
+            if reads {
+                assert_eq!((a.destructive_hint, a.idempotent_hint), (Some(false), Some(true)), "{}", t.name);
+            }
         }
     }
 
