@@ -26,6 +26,32 @@ const englishOnly = {
   },
 };
 
+// Parts of the AI SDK the panel cannot reach, each replaced by a module that
+// says so if called: `ai` falls back to the AI Gateway (@ai-sdk/gateway, 77 KB)
+// only for a model given as a string, and the panel always passes a provider's
+// model object; @ai-sdk/anthropic builds its experimental decision and
+// extraction models (50 KB) only when asked for them, which the agent never is.
+const unreachable = (what) => `throw new Error(${JSON.stringify(`${what} is not part of axsnap's side panel`)})`;
+const STUBS = {
+  '@ai-sdk/gateway': `
+    class GatewayError extends Error { static isInstance() { return false; } }
+    export { GatewayError, GatewayError as GatewayAuthenticationError };
+    export function createGateway() { ${unreachable('the AI Gateway')}; }
+    export const gateway = new Proxy(createGateway, { get: createGateway });`,
+  '@ai-sdk/provider-utils/experimental-decision': `
+    export class Experimental_DecisionLanguageModel { constructor() { ${unreachable('a decision model')}; } }`,
+  '@ai-sdk/provider-utils/experimental-extraction': `
+    export class Experimental_ExtractionLanguageModel { constructor() { ${unreachable('an extraction model')}; } }`,
+};
+const unusedParts = {
+  name: 'unused-ai-sdk-parts',
+  setup(b) {
+    const filter = new RegExp(`^(${Object.keys(STUBS).map((k) => k.replace(/[/@-]/g, '\\$&')).join('|')})$`);
+    b.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'unused-ai-sdk-parts' }));
+    b.onLoad({ filter: /.*/, namespace: 'unused-ai-sdk-parts' }, (args) => ({ contents: STUBS[args.path], resolveDir: ROOT }));
+  },
+};
+
 // The Public Suffix List for protocol/site.js, which the worker loads as a plain module too
 // (and the panel's bundle imports: made first).
 await esbuild.build({
@@ -38,7 +64,7 @@ const r = await esbuild.build({
   outfile: join(PANEL_DIST, 'panel.js'),
   bundle: true, format: 'esm', target: 'chrome116', platform: 'browser',
   minify: true, sourcemap: 'external', legalComments: 'external', logLevel: 'warning', metafile: true,
-  plugins: [englishOnly],
+  plugins: [englishOnly, unusedParts],
 });
 const bytes = Object.values(r.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
 console.log(`panel: ${statSync(join(PANEL_DIST, 'panel.js')).size} bytes (${bytes} with map and licenses)`);

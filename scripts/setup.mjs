@@ -1,7 +1,9 @@
 // Installs what is missing and nothing else: Debian's Chromium and
 // ChromeDriver, the Wasm target, the wasm-bindgen CLI matching Cargo.lock,
 // and the npm dependencies. Safe to run again: each step checks first.
-import { readFileSync, existsSync } from 'node:fs';
+// A command that builds without a browser asks for `{ browser: false }`, one
+// that needs no Rust for `{ rust: false }`.
+import { readFileSync, existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, run, output, step, CHROMIUM } from './lib.mjs';
 
@@ -12,14 +14,19 @@ export function wasmBindgenVersion() {
   return m[1];
 }
 
-export function setup() {
-  if (!existsSync(CHROMIUM) || !existsSync('/usr/bin/chromedriver')) {
+export function setup({ browser = true, rust = true } = {}) {
+  if (browser && (!existsSync(CHROMIUM) || !existsSync('/usr/bin/chromedriver'))) {
     step('installing Debian chromium and chromium-driver');
     const sudo = process.getuid && process.getuid() === 0 ? [] : ['sudo'];
     const apt = (...a) => (sudo.length ? run('sudo', ['apt-get', ...a]) : run('apt-get', a));
     apt('update', '-qq');
     apt('install', '-y', '-qq', 'chromium', 'chromium-driver');
   }
+  if (rust) setupRust();
+  setupNpm();
+}
+
+function setupRust() {
   const targets = output('rustup', ['target', 'list', '--installed']) || '';
   if (!targets.split('\n').includes('wasm32-unknown-unknown')) {
     step('adding the wasm32-unknown-unknown target');
@@ -32,12 +39,21 @@ export function setup() {
     step(`installing wasm-bindgen-cli ${want} (takes 5-12 minutes once)`);
     run('cargo', ['install', 'wasm-bindgen-cli', '--version', `=${want}`]);
   }
+}
+
+function setupNpm() {
   // Also after a pull that added a dependency.
   const deps = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies || {});
   if (!existsSync(join(ROOT, 'node_modules/.package-lock.json')) || deps.some((d) => !existsSync(join(ROOT, 'node_modules', d, 'package.json')))) {
+    // `npm ci` empties a linked node_modules' target before it installs: never
+    // through a link (another checkout's folder), say what to do instead.
+    const modules = join(ROOT, 'node_modules');
+    if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
+      throw new Error('node_modules is a link and lacks dependencies of package.json: run npm ci where it points, or replace the link with a folder of its own');
+    }
     step('installing npm dependencies');
     run('npm', ['ci', '--no-audit', '--no-fund']);
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) setup();
+if (import.meta.url === `file://${process.argv[1]}`) setup({ browser: !process.argv.includes('--no-browser') });
