@@ -23,17 +23,15 @@ export function onDialogEvent(tabId, method, params) {
   if (method === 'Page.javascriptDialogOpening') {
     const message = String(params.message ?? '');
     /** @type {Dialog} */
-    let d = {
+    const d = {
       type: params.type,
       message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message,
       url: params.url,
       ...(params.type === 'prompt' ? { defaultPrompt: params.defaultPrompt ?? '' } : {}),
     };
-    // An alert("Wrong password: …") is kept as the answers will say it.
-    try {
-      d = scrubAnswer(d, typedMemories());
-    } catch { /* the core is not loaded yet: nothing typed is known either */ }
     withSession(tabId, (s) => {
+      // An alert("Wrong password: …") is kept as the answers will say it (the tab's own memory is loaded by now).
+      scrubAnswer(d, typedMemories());
       s.dialog = d;
       s.save();
       // Calls to the page would wait for the dialog: they answer now.

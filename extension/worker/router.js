@@ -15,7 +15,7 @@ import { act, present } from './actions.js';
 import { waitFor } from './wait.js';
 import { highlight, clearHighlight } from './highlight.js';
 import { watch } from './settle.js';
-import { tabSession, forget, checkOpen, coreReady, typedMemories } from './session.js';
+import { tabSession, forget, checkOpen, coreReady, allTypedMemories } from './session.js';
 import { gather, scrubAnswer } from './typed.js';
 import { attachTab, listFrames } from './frames.js';
 import { getTab, listTabs, openTab, switchTab, closeTab, navigate, back } from './navigation.js';
@@ -211,7 +211,7 @@ const COMMANDS = {
     return waitFor(req, {
       text: async () => (await snapshot(tabId, { maxChars: 0 }, reader)).text,
       // A form sent with GET puts what was typed into the URL: waiting for it must not tell it.
-      url: async () => scrubAnswer((await getTab(tabId)).url || '', typedMemories()),
+      url: async () => scrubAnswer((await getTab(tabId)).url || '', await allTypedMemories()),
       gone: async (ref) => {
         let t;
         try {
@@ -295,11 +295,11 @@ export async function handle(msg, caller, port = undefined, o = {}) {
     const result = await run(req, caller, port, o);
     tabId = result.tabId;
     // Nothing the extension says holds what was typed into a secret field: titles, URLs, errors, dialogs.
-    return scrubAnswer({ ok: true, ...echo(msg), ...result }, typedMemories());
+    return scrubAnswer({ ok: true, ...echo(msg), ...result }, await allTypedMemories());
   } catch (e) {
     const error = toPayload(e);
     if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);
-    return scrubAnswer({ ok: false, ...echo(msg), error }, typedMemories());
+    return scrubAnswer({ ok: false, ...echo(msg), error }, await allTypedMemories().catch(() => []));
   } finally {
     done();
   }

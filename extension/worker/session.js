@@ -32,7 +32,7 @@
 
 import init, { Snapshotter } from '../pkg/axsnap_wasm.js';
 import { AxError } from '../../protocol/errors.js';
-import { newMemory, learn } from './typed.js';
+import { newMemory, learn, typedFor } from './typed.js';
 import { transport } from './transport.js';
 
 let loadingCore;
@@ -43,6 +43,8 @@ export function coreReady() {
 }
 
 const KEY = (tabId) => `tab:${tabId}`;
+/** The ids of the tabs whose saved record holds typed fingerprints: after a restart, every answer is scrubbed with them. */
+const TYPED_TABS = 'typed-tabs';
 const VERSION = 2;
 /**
  * The most one tab may keep in chrome.storage.session (10 MB for the whole
@@ -189,6 +191,7 @@ export class TabSession {
         this.pending = null;
         if (sessions.get(this.tabId) !== this) return; // forgotten meanwhile
         const record = this.record();
+        if (typedFor(this.typed)) await indexTyped(this.tabId, true);
         try {
           await transport().store.set(KEY(this.tabId), record);
         } catch {
@@ -264,9 +267,36 @@ export function heldTabs() {
   return [...sessions.values()].filter((s) => s.held).map((s) => s.tabId);
 }
 
-/** The typed-value memories of the tabs the worker holds (typed.js scrubs every answer with them). */
+/** The typed-value memories of the tabs in memory (typed.js scrubs with them); `allTypedMemories` also loads saved ones. */
 export function typedMemories() {
   return [...sessions.values()].map((s) => s.typed).filter((m) => m.prints.length || m.before.length);
+}
+
+/** @type {Promise<Set<number>>|null} the tabs in TYPED_TABS, read once per worker life */
+let typedTabs = null;
+const readTypedTabs = () => {
+  typedTabs ??= transport().store.get(TYPED_TABS).then((ids) => new Set(Array.isArray(ids) ? ids : []), () => new Set());
+  return typedTabs;
+};
+
+/** Adds or drops a tab in TYPED_TABS. */
+async function indexTyped(tabId, on) {
+  const ids = await readTypedTabs();
+  if (ids.has(tabId) === on) return;
+  if (on) ids.add(tabId);
+  else ids.delete(tabId);
+  await transport().store.set(TYPED_TABS, [...ids]).catch(() => {});
+}
+
+/**
+ * The typed-value memories of every tab that has some, its session loaded
+ * from storage if the worker restarted since: what was typed in a tab not
+ * read again yet (its title in the tab list, its URL) is cut from every answer too.
+ */
+export async function allTypedMemories() {
+  const ids = await readTypedTabs();
+  await Promise.all([...ids].filter((id) => !sessions.has(id) && !closed.has(id)).map((id) => tabSession(id).catch(() => {})));
+  return typedMemories();
 }
 
 /** Adds what else ends with a tab: called with (tabId, why) by every `forget`. */
@@ -301,6 +331,7 @@ export async function forget(tabId, why, o = {}) {
     // Grants, questions and agents' tabs end on the browser's word only.
     if (o.remember !== false) for (const fn of endings) tryEach(fn, tabId, why);
     await transport().store.remove(KEY(tabId)).catch(() => {});
+    await indexTyped(tabId, false);
     return;
   }
   const s = why === 'detached' ? await knownSession(tabId) : sessions.get(tabId);

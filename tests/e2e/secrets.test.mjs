@@ -317,6 +317,32 @@ test('a form sent with GET: the next document\'s URL, its text, wait_for url and
   assertNoEcho([acted, text, byUrl, tabs, ...(await everything())], ['CNRYgetpass42']);
 });
 
+test('after a worker restart, what was typed in a tab no request has read since is still cut: its title in tabs, its URL in wait_for', async () => {
+  await open('/secrets-echo.html');
+  const first = (await snap()).text;
+  await page.fill('#pwG', 'CNRYrestart77');
+  const acted = await call({ cmd: 'act', ref: refOf(first, 'button "Send G"'), action: 'click' });
+  assert.equal(acted.ok, true, JSON.stringify(acted.error));
+  await page.waitForURL(/pw=/);
+  await page.evaluate(() => { document.title = `Sent ${new URLSearchParams(location.search).get('pw')}`; });
+  const stopWorker = async () => {
+    const cdp = await b.ctx.newCDPSession(b.panel);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await cdp.detach();
+    await new Promise((r) => setTimeout(r, 300));
+  };
+  // Each asked first after a restart, before anything reads the tab again.
+  await stopWorker();
+  const tabs = await b.call({ cmd: 'tabs' });
+  assert.equal(tabs.ok, true, JSON.stringify(tabs.error));
+  assert.ok(tabs.tabs.some((t) => t.tabId === tabId && t.title === 'Sent [secret]'), JSON.stringify(tabs.tabs.map((t) => t.title)));
+  await stopWorker();
+  const byUrl = await call({ cmd: 'wait_for', url: 'CNRYrestart77', timeout: 600 });
+  assert.equal(byUrl.ok, false, 'the URL is read as the answers show it');
+  assertNoEcho([tabs, byUrl], ['CNRYrestart77']);
+});
+
 test('a password shown as text, then cleared, and echoed in the page', async () => {
   await open('/secrets-toggle.html');
   await page.fill('#plain', 'hunter2-CNRY-shown');
