@@ -1,0 +1,101 @@
+// Builds the npm packages of the MCP server: one platform package per target
+// (@axsnap/mcp-<os>-<cpu>, its `os` and `cpu` fields set so npm installs only
+// the matching one) carrying the prebuilt axsnap-mcp binary, and the launcher
+// @axsnap/mcp (packages/mcp) that lists them as optionalDependencies, the way
+// esbuild and Biome ship native binaries. Packs every one into dist/npm.
+//
+//   npm run release                 every target (cross-compiled with cargo-zigbuild)
+//   npm run release -- --host-only  this computer's target only
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ROOT, run, step } from './lib.mjs';
+
+export const NPM_DIST = join(ROOT, 'dist/npm');
+const LAUNCHER = join(ROOT, 'packages/mcp');
+
+/** npm's platform names and Rust's target triples. */
+export const TARGETS = [
+  { os: 'linux', cpu: 'x64', triple: 'x86_64-unknown-linux-gnu' },
+  { os: 'linux', cpu: 'arm64', triple: 'aarch64-unknown-linux-gnu' },
+  { os: 'darwin', cpu: 'x64', triple: 'x86_64-apple-darwin' },
+  { os: 'darwin', cpu: 'arm64', triple: 'aarch64-apple-darwin' },
+  { os: 'win32', cpu: 'x64', triple: 'x86_64-pc-windows-gnu' },
+];
+export const HOST = TARGETS.find((t) => t.os === process.platform && t.cpu === process.arch);
+const exe = (t) => (t.os === 'win32' ? 'axsnap-mcp.exe' : 'axsnap-mcp');
+const launcherMeta = () => JSON.parse(readFileSync(join(LAUNCHER, 'package.json'), 'utf8'));
+
+/** Writes the platform package of `target` around `binary` and the launcher into dist/npm; packs both. Returns the tarballs' paths. */
+export function stagePackages(target, binary, { dest = NPM_DIST, quiet = false } = {}) {
+  const launcher = launcherMeta();
+  const name = `@axsnap/mcp-${target.os}-${target.cpu}`;
+  if (launcher.optionalDependencies?.[name] !== launcher.version) {
+    throw new Error(`packages/mcp/package.json lists no ${name}@${launcher.version} in optionalDependencies`);
+  }
+  const dir = join(dest, `mcp-${target.os}-${target.cpu}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'bin'), { recursive: true });
+  copyFileSync(binary, join(dir, 'bin', exe(target)));
+  chmodSync(join(dir, 'bin', exe(target)), 0o755);
+  copyFileSync(join(LAUNCHER, 'LICENSE'), join(dir, 'LICENSE'));
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
+    name, version: launcher.version,
+    description: `The axsnap-mcp server binary for ${target.os}-${target.cpu}; installed by @axsnap/mcp`,
+    license: launcher.license, repository: launcher.repository, homepage: launcher.homepage,
+    os: [target.os], cpu: [target.cpu], files: ['bin', 'LICENSE'], preferUnplugged: true,
+  }, null, 2)}\n`);
+  writeFileSync(join(dir, 'README.md'), `# ${name}\n\nThe prebuilt \`axsnap-mcp\` for ${target.os}-${target.cpu}. Install [@axsnap/mcp](https://www.npmjs.com/package/@axsnap/mcp) instead.\n`);
+  const launcherDir = join(dest, 'mcp');
+  rmSync(launcherDir, { recursive: true, force: true });
+  cpSync(LAUNCHER, launcherDir, { recursive: true });
+  return [pack(launcherDir, dest, quiet), pack(dir, dest, quiet)];
+}
+
+function pack(dir, dest, quiet) {
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'] });
+  const [info] = JSON.parse(out.slice(out.search(/^\[/m)));
+  return join(dest, info.filename);
+}
+
+/** `file`'s words for each target: what a binary of it must say. */
+const FORMAT = {
+  'linux-x64': /ELF 64-bit.*x86-64/, 'linux-arm64': /ELF 64-bit.*(aarch64|ARM aarch64)/,
+  'darwin-x64': /Mach-O 64-bit.*x86_64/, 'darwin-arm64': /Mach-O 64-bit.*arm64/, 'win32-x64': /PE32\+.*x86-64/,
+};
+
+function buildTarget(t) {
+  if (t === HOST) {
+    run('cargo', ['build', '--release', '-p', 'axsnap-mcp', '--target', t.triple]);
+  } else {
+    run('rustup', ['target', 'add', t.triple], { quiet: true });
+    run('cargo', ['zigbuild', '--release', '-p', 'axsnap-mcp', '--target', t.triple]);
+  }
+  const binary = join(ROOT, 'target', t.triple, 'release', exe(t));
+  const kind = execFileSync('file', ['-b', binary], { encoding: 'utf8' }).trim();
+  if (!FORMAT[`${t.os}-${t.cpu}`].test(kind)) throw new Error(`${binary} is not a ${t.os}-${t.cpu} binary: ${kind}`);
+  console.log(`${t.os}-${t.cpu}: ${kind}`);
+  return binary;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const targets = process.argv.includes('--host-only') ? [HOST] : TARGETS;
+  if (!targets[0]) throw new Error(`no npm package for ${process.platform}-${process.arch}`);
+  rmSync(NPM_DIST, { recursive: true, force: true });
+  const started = Date.now();
+  const failed = [];
+  for (const t of targets) {
+    step(`building axsnap-mcp for ${t.os}-${t.cpu} (${t.triple})`);
+    try {
+      stagePackages(t, buildTarget(t));
+    } catch (e) {
+      console.error(`${t.os}-${t.cpu}: ${e.message}`);
+      failed.push(`${t.os}-${t.cpu}`);
+    }
+  }
+  console.log(`\ntarballs in ${NPM_DIST} after ${Math.round((Date.now() - started) / 1000)} s`);
+  if (failed.length) {
+    console.error(`not built: ${failed.join(', ')}`);
+    process.exit(1);
+  }
+}
