@@ -376,7 +376,8 @@ export async function collectClickables(tabId, frames, frameSessions, want = {},
   const metrics = await layout;
   const v = metrics && metrics.cssVisualViewport;
   if (v && main.boxes) main.viewport = { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight };
-  else if (main) delete main.boxes;
+  // A window's boxes were measured as it was read (large.js).
+  else if (main && !main.partial) delete main.boxes;
   const clicks = new Map(perSession.flatMap((m) => [...m.clicks]));
   const positions = new Map(perSession.flatMap((m) => [...m.positions]));
   for (const f of frames) setFacts(f, clicks.get(f.key), positions.get(f.key));

@@ -206,12 +206,15 @@ export async function collectFrames(tabId, keep = () => null, start = undefined,
     const f = byId.get(frameId);
     if (!nodes || !f || outside.has(frameId)) continue;
     const parent = f.parentId && (!kept || kept.has(f.parentId)) ? f.parentId : undefined;
-    frames.push({ key: frameId, parent, owner: parent ? owners.get(frameId) : undefined, document: f.document, url: f.url, partial: windows.has(frameId), nodes });
+    const frame = { key: frameId, parent, owner: parent ? owners.get(frameId) : undefined, document: f.document, url: f.url, partial: windows.has(frameId), nodes };
+    // The top frame read as a window: the places of its elements near the view, measured as it was read.
+    const places = !parent && windows.get(frameId)?.places;
+    frames.push(places ? { ...frame, boxes: places.boxes, viewport: places.viewport } : frame);
   }
   /** @type {Record<string, string|null>} */
   const frameSessions = {};
   for (const w of listed) frameSessions[w.frameId] = w.sessionId || null;
-  const partial = [...windows].filter(([k]) => !outside.has(k)).map(([frame, w]) => ({ frame, ...w }));
+  const partial = [...windows].filter(([k]) => !outside.has(k)).map(([frame, { places: _, ...w }]) => ({ frame, ...w }));
   if (!fetch.incremental && !fetch.reason) fetch.reason = 'more than one frame';
   const { fresh: _, changes, ...said } = fetch;
   return { frames, frameSessions, failed, partial, fetch: said, changes };
@@ -243,8 +246,8 @@ async function readTree(tabId, f, failed, windows, start, fetch, asked) {
     if (measured && measured.elements > FULL_READ_MAX) {
       const from = start && start.frame === f.frameId ? start.backendNodeId : undefined;
       // The window turns the Accessibility domain off: node ids kept from before mean nothing after it.
-      const { nodes, window } = await readWindow(tabId, f.sessionId, f.frameId, measured, from);
-      windows.set(f.frameId, window);
+      const { nodes, window, places } = await readWindow(tabId, f.sessionId, f.frameId, measured, from);
+      windows.set(f.frameId, { ...window, places });
       return nodes;
     }
     if (mine) return await readKept(tabId, f, fetch, session, asked);

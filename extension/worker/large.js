@@ -30,6 +30,8 @@ const PARALLEL = 32;
 const WINDOW_MS = 10000;
 /** Picking the window, and building the frame's accessibility tree before the first answer, grow with the page. */
 const BUILD_MS = 30000;
+/** Elements near the view whose places the window reads at most (a screen of small links is a few hundred). */
+const PLACES_MAX = 1500;
 const WORLD = 'axsnap';
 const GROUP = 'axsnap-window';
 
@@ -62,10 +64,10 @@ function count() {
  * order from the first one in view or from `start`, and the larger elements
  * above them. Runs in the isolated world; keeps the chosen elements in
  * `globalThis.axsnapWindow` (only this world sees it) for the calls after.
- * @param {number} windowElements  @param {number} blockElements  @param {number} maxCalls
+ * @param {number} windowElements  @param {number} blockElements  @param {number} maxCalls  @param {number} maxPlaces
  * @param {Element} [start]
  */
-function pick(windowElements, blockElements, maxCalls, start) {
+function pick(windowElements, blockElements, maxCalls, maxPlaces, start) {
   const body = document.body || document.documentElement;
   const all = [body, ...body.getElementsByTagName('*')];
   const size = new Map();
@@ -101,10 +103,50 @@ function pick(windowElements, blockElements, maxCalls, start) {
   let before = 0;
   for (let i = 0; i < first; i++) before += size.get(blocks[i]);
   globalThis.axsnapWindow = [...above, ...chosen];
-  return { ancestors: above.size, sizes: chosen.map((b) => size.get(b)), before, total: all.length };
+  // The places of the window's elements within a screen of the view, so
+  // the snapshot keeps what is on screen when it must cut.
+  const view = document.documentElement;
+  const [top, height] = [0, view.clientHeight];
+  const near = [];
+  const rects = [];
+  for (const b of chosen) {
+    for (const e of [b, ...b.getElementsByTagName('*')]) {
+      const r = e.getBoundingClientRect();
+      if (r.width <= 0 || r.height <= 0 || r.bottom < top - height || r.top > top + 2 * height) continue;
+      near.push(e);
+      rects.push(r.x + scrollX, r.y + scrollY, r.width, r.height);
+      if (near.length >= maxPlaces) break;
+    }
+    if (near.length >= maxPlaces) break;
+  }
+  globalThis.axsnapNear = near;
+  const viewport = { x: scrollX, y: scrollY, width: view.clientWidth, height };
+  return { ancestors: above.size, sizes: chosen.map((b) => size.get(b)), before, total: all.length, rects, viewport };
 }
 
 const fmt = (n) => n.toLocaleString('en-US');
+
+/**
+ * The element boxes `pick` measured near the view, as the core takes them
+ * (`[backendNodeId, x, y, width, height, …]` in document coordinates), and
+ * the part of the document in view; null when they cannot be had.
+ * @returns {Promise<{boxes: number[], viewport: {x: number, y: number, width: number, height: number}}|null>}
+ */
+async function places(call, contextId, w) {
+  try {
+    const { result: list } = await call('Runtime.evaluate', { contextId, expression: 'globalThis.axsnapNear', objectGroup: GROUP });
+    const { result: props } = await call('Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
+    const elements = props.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name).map((p) => p.value.objectId);
+    const ids = [];
+    for (let i = 0; i < elements.length; i += PARALLEL) {
+      ids.push(...(await Promise.all(elements.slice(i, i + PARALLEL).map((objectId) => call('DOM.describeNode', { objectId }).then((r) => r.node.backendNodeId, () => 0)))));
+    }
+    const boxes = ids.flatMap((id, i) => (id ? [id, ...w.rects.slice(4 * i, 4 * i + 4)] : []));
+    return boxes.length ? { boxes, viewport: w.viewport } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A line of text the core prints where the frame's content starts or ends. */
 const note = (id, text) => ({ nodeId: id, ignored: false, role: { type: 'role', value: 'StaticText' }, name: { type: 'computedString', value: text }, childIds: [] });
@@ -115,7 +157,7 @@ const note = (id, text) => ({ nodeId: id, ignored: false, role: { type: 'role', 
  * @param {number} tabId  @param {string|undefined} sessionId  @param {string} frameId
  * @param {{contextId: number, elements: number}} measured
  * @param {number} [startNode]  the backend id of the element to start from (a `root` ref's)
- * @returns {Promise<{nodes: any[], window: {elements: number, read: number, above: number, below: number}}>}
+ * @returns {Promise<{nodes: any[], window: {elements: number, read: number, above: number, below: number}, places: {boxes: number[], viewport: any}|null}>}
  */
 export async function readWindow(tabId, sessionId, frameId, measured, startNode) {
   const { contextId } = measured;
@@ -131,7 +173,7 @@ export async function readWindow(tabId, sessionId, frameId, measured, startNode)
     // Picking walks every element of the frame once (and lays it out, after a scroll): more than a quick question.
     const { result: picked } = await call('Runtime.callFunctionOn', {
       executionContextId: contextId, functionDeclaration: pick.toString(), returnByValue: true,
-      arguments: [{ value: WINDOW_ELEMENTS }, { value: BLOCK_ELEMENTS }, { value: WINDOW_CALLS }, ...startArg],
+      arguments: [{ value: WINDOW_ELEMENTS }, { value: BLOCK_ELEMENTS }, { value: WINDOW_CALLS }, { value: PLACES_MAX }, ...startArg],
     }, { timeoutMs: BUILD_MS });
     const w = picked.value;
     const { result: list } = await call('Runtime.evaluate', { contextId, expression: 'globalThis.axsnapWindow', objectGroup: GROUP });
@@ -175,10 +217,10 @@ export async function readWindow(tabId, sessionId, frameId, measured, startNode)
     };
     place('axsnap-window-head', blocks[0], false);
     place('axsnap-window-tail', blocks[blocks.length - 1], true);
-    return { nodes: [...byId.values()], window: { elements: w.total, read, above: w.before, below } };
+    return { nodes: [...byId.values()], window: { elements: w.total, read, above: w.before, below }, places: await places(call, contextId, w) };
   } finally {
     call('Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
-    call('Runtime.evaluate', { contextId, expression: 'delete globalThis.axsnapWindow' }).catch(() => {});
+    call('Runtime.evaluate', { contextId, expression: 'delete globalThis.axsnapWindow; delete globalThis.axsnapNear' }).catch(() => {});
     // Accessibility left on slows the page down (and sends events) for as
     // long as it stays on. Turning it off takes the page a while, and the
     // next request would wait behind it: waited for here.

@@ -66,6 +66,14 @@ async function call(msg) {
 const clicked = () => page.evaluate(() => window['clicked'].splice(0));
 const linkNumbers = (text) => [...text.matchAll(/\[Link (\d+)\]/g)].map((m) => Number(m[1]));
 
+/** The links on screen, by name. */
+const linksInView = () => page.evaluate(() => [...document.querySelectorAll('#links a')]
+  .filter((a) => { const r = a.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
+  .map((a) => a.textContent));
+
+/** Those of `names` the text gives no ref (`A7 [Link 7]` in interactive mode, `A7 [Link 7](/item/7)` in full). */
+const withoutRef = (text, names) => names.filter((n) => !new RegExp(`A\\d+ \\[${n}\\]`).test(text));
+
 let first;
 
 test('a window of the page, in bounded time and memory, saying what it left out', async (t) => {
@@ -84,17 +92,11 @@ test('a window of the page, in bounded time and memory, saying what it left out'
   assert.match(head.trim(), new RegExp(`^… a very large frame \\(${w.elements.toLocaleString('en-US')} elements\\): this snapshot read ${w.read.toLocaleString('en-US')} of them, from the first in view; 0 above and ${w.below.toLocaleString('en-US')} below were not read`));
   assert.match(first, /^# Every link$/m);
   assert.ok(first.includes('[Link 0](/item/0)'), first.slice(0, 400));
+  // Every link on screen has a ref, though the list is shortened.
+  assert.deepEqual(withoutRef(first, await linksInView()), [], first.slice(0, 1500));
   // Nothing from below the window is printed out of place: not the frame far below, not the last button.
   assert.ok(!first.includes('Far below') && !first.includes('Inner button') && !first.includes('"Last"'), first.slice(-600));
 });
-
-/** The links on screen, by name. */
-const linksInView = () => page.evaluate(() => [...document.querySelectorAll('#links a')]
-  .filter((a) => { const r = a.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })
-  .map((a) => a.textContent));
-
-/** Those of `names` the text gives no ref (`A7 [Link 7]` in interactive mode, `A7 [Link 7](/item/7)` in full). */
-const withoutRef = (text, names) => names.filter((n) => !new RegExp(`A\\d+ \\[${n}\\]`).test(text));
 
 test('interactive mode: the window read as one paragraph of links is broken, so the cap keeps every link in view', async (t) => {
   const res = await timedSnapshot(t, { mode: 'interactive' });
@@ -131,6 +133,7 @@ test('scrolled far down, the next snapshot reads from there while another tab sn
   }
   const w = stats.framesPartial[0];
   const shown = linkNumbers(text);
+  assert.deepEqual(withoutRef(text, await linksInView()), [], text.slice(0, 1500));
   // 100,000 px at 20 px a line: about link 5,000.
   assert.ok(shown[0] > 4000 && shown[0] < 6000, `the window starts at link ${shown[0]}`);
   assert.ok(w.above > 8000, JSON.stringify(w));
