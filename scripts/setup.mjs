@@ -45,8 +45,9 @@ function setupNpm() {
   // Also after a pull that added a dependency.
   const deps = Object.keys(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).devDependencies || {});
   if (!existsSync(join(ROOT, 'node_modules/.package-lock.json')) || deps.some((d) => !existsSync(join(ROOT, 'node_modules', d, 'package.json')))) {
-    // `npm ci` empties a linked node_modules' target before it installs: never
-    // through a link (another checkout's folder), say what to do instead.
+    // A linked node_modules (another checkout's folder) lacks what that folder
+    // lacks: npm ci here would replace the link with a full install of its own
+    // (minutes) and leave the other checkout as it was. Say where to install.
     const modules = join(ROOT, 'node_modules');
     if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
       throw new Error('node_modules is a link and lacks dependencies of package.json: run npm ci where it points, or replace the link with a folder of its own');
