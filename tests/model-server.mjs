@@ -129,7 +129,7 @@ export async function startModelServer(o = {}) {
     const url = new URL(req.url, 'http://x');
     const kind = url.pathname.endsWith('/chat/completions') ? 'openai' : url.pathname.endsWith('/messages') ? 'anthropic' : url.pathname.endsWith('/models') ? 'models' : null;
     if (!kind) { res.writeHead(404, cors).end('not found'); return; }
-    if (kind === 'models') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data: Object.keys(AGENTS).map((id) => ({ id })) })); return; }
+    if (kind === 'models') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data: [...Object.keys(AGENTS), 'no-tools'].map((id) => ({ id })) })); return; }
     let raw = '';
     for await (const c of req) raw += c;
     const body = JSON.parse(raw || '{}');
@@ -150,6 +150,8 @@ export async function startModelServer(o = {}) {
       if (f.hang) return; // never answers: the client's timeout must fire
       if (f.status) { json(f.status, f.body || errorBody(kind, f.status), f.retryAfter !== undefined ? { 'retry-after': String(f.retryAfter) } : {}); return; }
     }
+    // A model listed by the server that cannot call tools (Ollama answers so for many small models).
+    if (body.model === 'no-tools' && body.tools?.length) { json(400, { error: { message: 'registry.ollama.ai/library/no-tools does not support tools', type: 'api_error' } }); return; }
     const agent = AGENTS[body.model];
     if (!agent) { json(404, kind === 'anthropic' ? { type: 'error', error: { type: 'not_found_error', message: `model: ${body.model}` } } : { error: { message: `The model \`${body.model}\` does not exist`, type: 'invalid_request_error', code: 'model_not_found' } }); return; }
     let reply;

@@ -12,7 +12,8 @@ import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
 import { stepWords } from './step-words.js';
 import { load, save, clear, empty } from './conversation.js';
-import { bindSettings, loadSettings, allowAlways } from './settings.js';
+import { bindSettings, loadSettings, allowAlways, modelLabel } from './settings.js';
+import { PRESETS, listModels } from '../agent/models.js';
 import { bindDeveloper } from './developer.js';
 import { bindConsent } from './consent.js';
 import { bindConfirms } from './confirm.js';
@@ -73,8 +74,23 @@ function renderEntry(e) {
   div.className = `msg ${e.kind}`;
   if (e.kind === 'assistant') renderMarkdown(div, e.text);
   else div.textContent = e.text;
+  if (e.kind === 'error') div.append(errorActions());
   if (e.kind === 'user') div.prepend(Object.assign(document.createElement('span'), { className: 'visually-hidden', textContent: 'You: ' }));
   return div;
+}
+
+/** What to do about an error: fix the settings, or send the last message again. */
+function errorActions() {
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.append(
+    button('Open Settings', () => showSettings(true)),
+    button('Retry', () => {
+      const last = /** @type {any} */ ([...state.conv.entries].reverse().find((x) => x.kind === 'user'));
+      if (last && !state.running) start(last.text);
+    }),
+  );
+  return row;
 }
 
 /** Adds an entry to the conversation and the log; returns its element. */
@@ -450,6 +466,27 @@ $('new').addEventListener('click', async () => {
   announce('New conversation');
   input('message').focus();
 });
+/** The model picker above the conversation: the endpoint's models, the choice kept in the settings. */
+async function fillChatModels() {
+  const { provider } = await loadSettings();
+  const select = /** @type {HTMLSelectElement} */ ($('chat-model'));
+  const ready = !checkSettings(provider) && provider.kind !== 'builtin';
+  $('chat-model').hidden = !ready;
+  $('chat-model').previousElementSibling.toggleAttribute('hidden', !ready);
+  $('first-run').hidden = !checkSettings(provider);
+  if (!ready) return;
+  const models = await listModels(provider).catch(() => []);
+  if (!models.some((m) => m.id === provider.model)) models.unshift({ id: provider.model });
+  select.replaceChildren(...models.map((m) => Object.assign(document.createElement('option'), { value: m.id, textContent: modelLabel(m) })));
+  select.value = provider.model;
+}
+$('chat-model').addEventListener('change', async () => {
+  const { provider } = await loadSettings();
+  const model = /** @type {HTMLSelectElement} */ ($('chat-model')).value;
+  await chrome.storage.local.set({ provider: { ...provider, model } });
+  announce(`The co-pilot now answers with ${model}.`);
+});
+
 function showSettings(open) {
   $('settings').hidden = !open;
   $('settings-toggle').setAttribute('aria-expanded', String(open));
@@ -472,15 +509,13 @@ async function boot() {
   renderAll();
   await bind(pinnedTab ?? (await activeTab()), false);
   // Saved settings close the form: the conversation is what comes next.
-  await bindSettings({ onSaved: () => { showSettings(false); input('message').focus(); } });
+  const { usePreset } = await bindSettings({ onSaved: () => { showSettings(false); input('message').focus(); } });
+  $('first-run-presets').replaceChildren(...PRESETS.map((p) => button(p.name, () => { showSettings(true); usePreset(p); })));
+  await fillChatModels();
+  chrome.storage.onChanged.addListener((changes, area) => { if (area === 'local' && changes.provider) fillChatModels(); });
   bindDeveloper({ send, tabId: () => state.tab?.id });
   bindConsent({ currentTab: () => state.tab });
   bindConfirms();
-  const s = await loadSettings();
-  if (checkSettings(s.provider)) {
-    $('settings').hidden = false;
-    $('settings-toggle').setAttribute('aria-expanded', 'true');
-  }
   document.body.dataset.ready = 'true';
 }
 

@@ -10,6 +10,10 @@ import { streamText } from 'ai';
 import { checkSettings, createModel, describeError, endpointOf, DEFAULT_BASE_URL } from '../agent/provider.js';
 import { DEFAULT_CONFIRM_WORDS, ASK_MODES } from '../agent/consent.js';
 import { DEFAULT_MAX_STEPS } from '../agent/loop.js';
+import { PRESETS, listModels } from '../agent/models.js';
+
+/** A model as the lists show it: its id, and a warning where the endpoint says it cannot call tools. */
+export const modelLabel = (m) => (m.tools === false ? `${m.id} (cannot call tools)` : m.id);
 
 /** @returns {Promise<{provider:any, confirmWords:string[], maxSteps:number, askMode:'site'|'every', alwaysSites:string[]}>} */
 export async function loadSettings() {
@@ -62,12 +66,19 @@ async function builtinAvailable() {
   return { ok: false, message: `Chrome's built-in model is ${state}, but it cannot drive the co-pilot yet: it offers no tool calling here.` };
 }
 
-/** Wires the settings form. @param {{onSaved?: () => void}} [o] */
+/**
+ * Wires the settings form; returns `usePreset`, which fills it for one of PRESETS.
+ * @param {{onSaved?: () => void}} [o]
+ */
 export async function bindSettings({ onSaved } = {}) {
   const $ = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
   const status = $('settings-status');
+  let fills = 0;
   const fill = async () => {
+    // Changes come in bursts: only the latest read is shown, never an older one that answered late.
+    const mine = ++fills;
     const s = await loadSettings();
+    if (mine !== fills) return;
     $('kind').value = s.provider.kind;
     $('baseURL').value = s.provider.baseURL || '';
     $('model').value = s.provider.model || '';
@@ -91,6 +102,39 @@ export async function bindSettings({ onSaved } = {}) {
   };
   /** @returns {import('../agent/provider.js').ProviderSettings} */
   const read = () => ({ kind: /** @type {any} */ ($('kind').value), baseURL: $('baseURL').value.trim(), model: $('model').value.trim(), apiKey: $('apiKey').value.trim() });
+  // The endpoint's own list of models, offered as the person types the model's name.
+  let listed = '';
+  const refreshModels = async () => {
+    const provider = read();
+    const at = JSON.stringify([provider.kind, provider.baseURL, provider.apiKey]);
+    if (at === listed || provider.kind === 'builtin') return;
+    listed = at;
+    try {
+      const models = await listModels(provider);
+      document.getElementById('model-options').replaceChildren(...models.map((m) => Object.assign(document.createElement('option'), { value: m.id, label: modelLabel(m) })));
+      $('model-hint').textContent = `${endpointOf(provider).origin} offers ${models.length} model${models.length === 1 ? '' : 's'}: type to pick one.`;
+    } catch (e) {
+      listed = '';
+      $('model-hint').textContent = `No list of models from this endpoint (${e.message}): type the model's name.`;
+    }
+  };
+  for (const id of ['kind', 'baseURL', 'apiKey']) $(id).addEventListener('change', refreshModels);
+  $('model').addEventListener('focus', refreshModels);
+  /** @param {typeof PRESETS[number]} p */
+  const usePreset = (p) => {
+    $('kind').value = p.kind;
+    $('baseURL').value = p.baseURL;
+    $('model').value = '';
+    if (!p.key) $('apiKey').value = '';
+    status.textContent = p.key ? `${p.name}: paste your API key, then choose a model.` : `${p.name}: choose a model (the server must be running on this computer).`;
+    $(p.key ? 'apiKey' : 'model').focus();
+    refreshModels();
+  };
+  document.getElementById('presets').replaceChildren(...PRESETS.map((p) => {
+    const b = Object.assign(document.createElement('button'), { type: 'button', textContent: p.name });
+    b.addEventListener('click', () => usePreset(p));
+    return b;
+  }));
   $('kind').addEventListener('change', () => {
     const d = DEFAULT_BASE_URL[$('kind').value];
     if (d && (!$('baseURL').value || Object.values(DEFAULT_BASE_URL).includes($('baseURL').value))) $('baseURL').value = d;
@@ -130,4 +174,5 @@ export async function bindSettings({ onSaved } = {}) {
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && (changes.provider || changes.confirmWords || changes.maxSteps || changes.askMode || changes.alwaysSites)) fill();
   });
+  return { usePreset };
 }

@@ -286,7 +286,7 @@ test('the first action on a site asks "act on it?"; "Always" is remembered and l
   await panel.getByRole('button', { name: 'Stop' }).click();
   await ended(panel, await done);
   assert.deepEqual(await panel.evaluate(() => chrome.storage.local.get('alwaysSites').then((s) => s.alwaysSites)), ['127.0.0.1']);
-  const settings = panel.getByRole('button', { name: 'Settings' });
+  const settings = panel.getByRole('button', { name: 'Settings', exact: true });
   if (await settings.getAttribute('aria-expanded') !== 'true') await settings.click();
   await panel.getByRole('button', { name: 'Remove 127.0.0.1' }).click();
   await panel.waitForFunction(() => chrome.storage.local.get('alwaysSites').then((s) => s.alwaysSites.length === 0));
@@ -364,8 +364,14 @@ for (const [kind, failure, message] of [
     assert.ok(!error.includes(KEY));
     assert.match(await panel.textContent('#alert'), message, 'announced');
     assert.equal(await panel.isHidden('#stop'), true);
-    // The next message works once the provider does.
+    // The next message works once the provider does: Retry sends the last one again.
     model.fail(null);
+    const before = Number(await panel.evaluate(() => document.body.dataset.finished));
+    await panel.getByRole('button', { name: 'Retry' }).last().click();
+    await ended(panel, before + 1);
+    assert.match(await lastReply(panel), /What should I do\?/);
+    await panel.getByRole('button', { name: 'Open Settings' }).first().click();
+    assert.equal(await panel.getByRole('button', { name: 'Settings', exact: true }).getAttribute('aria-expanded'), 'true');
     await ask(panel, 'Hello again');
     assert.match(await lastReply(panel), /What should I do\?/);
   });
@@ -439,6 +445,23 @@ test('the message box stays in view; a message sent during a task is queued, sho
   }
 });
 
+test('the model is picked from the endpoint\'s list above the conversation; one that cannot call tools says so', async () => {
+  await useModel('openai-compatible', 'hello');
+  const { panel } = await task('/copilot/notes.html');
+  const picker = panel.getByLabel('Chat model');
+  await panel.waitForFunction(() => document.querySelectorAll('#chat-model option').length > 3);
+  assert.equal(await picker.inputValue(), 'hello');
+  await picker.selectOption('no-tools');
+  await panel.waitForFunction(() => chrome.storage.local.get('provider').then((s) => s.provider.model === 'no-tools'));
+  await ask(panel, 'Hello');
+  assert.match(await panel.textContent('.msg.error'), /The model “no-tools” cannot call tools \(HTTP 400: registry\.ollama\.ai\/library\/no-tools does not support tools\), and the co-pilot acts only through them/);
+  if (process.env.AXSNAP_UPDATE_DOCS) await panel.screenshot({ path: join(ROOT, 'docs/copilot-error.png') });
+  await picker.selectOption('hello');
+  await panel.waitForFunction(() => chrome.storage.local.get('provider').then((s) => s.provider.model === 'hello'));
+  await ask(panel, 'Hello');
+  assert.match(await lastReply(panel), /What should I do\?/);
+});
+
 test('Markdown from the model is rendered, never as HTML', async () => {
   await useModel('anthropic', 'markdown');
   const { panel } = await task('/copilot/notes.html');
@@ -468,26 +491,38 @@ test('the panel follows the active tab of its window and says so', async () => {
 
 test('settings: stored under `provider`, Test connection says what failed or that it works', async () => {
   const { panel } = await task('/copilot/notes.html');
-  // With no model set up, the panel opens its settings by itself.
-  assert.equal(await panel.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded'), 'true');
-  await panel.getByLabel('Provider').selectOption('openai-compatible');
+  // With no model set up, the panel says what the co-pilot does and offers presets.
+  const card = panel.getByRole('region', { name: 'Your co-pilot for this browser' });
+  assert.match(await card.textContent(), /sends the page's text to the model you choose, and nowhere else\. Never passwords, card numbers or codes/);
+  await card.getByRole('button', { name: 'LM Studio' }).click();
+  assert.equal(await panel.getByRole('button', { name: 'Settings', exact: true }).getAttribute('aria-expanded'), 'true');
+  assert.equal(await panel.getByLabel('Base URL').inputValue(), 'http://localhost:1234/v1');
+  await panel.getByRole('button', { name: 'OpenAI', exact: true }).first().click();
+  assert.equal(await panel.getByLabel('Base URL').inputValue(), 'https://api.openai.com/v1');
+  assert.equal(await panel.evaluate(() => document.activeElement?.id), 'apiKey', 'the next thing to give is the key');
+  if (process.env.AXSNAP_UPDATE_DOCS) await panel.screenshot({ path: join(ROOT, 'docs/copilot-first-run.png') });
   await panel.getByLabel('Base URL').fill(model.openaiURL);
-  await panel.getByLabel('Model').fill('no-such-model');
   await panel.getByLabel('API key').fill(KEY);
+  // The endpoint's models are offered as the model's name is typed.
+  await panel.getByLabel('Model', { exact: true }).focus();
+  await panel.waitForFunction(() => document.querySelectorAll('#model-options option').length > 3);
+  assert.ok(await panel.locator('#model-options option[value="hello"]').count());
+  await panel.getByLabel('Model', { exact: true }).fill('no-such-model');
   await panel.getByRole('button', { name: 'Test connection' }).click();
   await panel.waitForFunction(() => /HTTP 404/.test(document.getElementById('settings-status').textContent));
   assert.match(await panel.textContent('#settings-status'), /has no such model or path \(HTTP 404: The model `no-such-model` does not exist\)\. Check the base URL and the model name “no-such-model”\./);
-  await panel.getByLabel('Model').fill('hello');
+  await panel.getByLabel('Model', { exact: true }).fill('hello');
   await panel.getByRole('button', { name: 'Test connection' }).click();
   await panel.waitForFunction(() => /Connected/.test(document.getElementById('settings-status').textContent));
   await panel.getByRole('button', { name: 'Save' }).click();
   await panel.waitForFunction(() => /Saved/.test(document.getElementById('settings-status').textContent));
   // Saved: the form closes and the message box is next.
-  assert.equal(await panel.getByRole('button', { name: 'Settings' }).getAttribute('aria-expanded'), 'false');
+  assert.equal(await panel.getByRole('button', { name: 'Settings', exact: true }).getAttribute('aria-expanded'), 'false');
   assert.equal(await panel.evaluate(() => document.activeElement?.id), 'message');
-  await panel.getByRole('button', { name: 'Settings' }).click();
+  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
   const stored = await panel.evaluate(() => chrome.storage.local.get('provider'));
   assert.deepEqual(stored.provider, { kind: 'openai-compatible', baseURL: model.openaiURL, model: 'hello', apiKey: KEY });
+  assert.equal(await card.isHidden(), true, 'the first-run card is gone once a model is set up');
   await panel.getByLabel('Provider').selectOption('builtin');
   await panel.getByRole('button', { name: 'Test connection' }).click();
   await panel.waitForFunction(() => /built-in model/.test(document.getElementById('settings-status').textContent));
