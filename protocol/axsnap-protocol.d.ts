@@ -36,6 +36,8 @@ export type ErrorCode =
   | "not_visible"
   /** another element is at the point the press would hit (checked after the pointer moved there); nothing was clicked */
   | "obscured"
+  /** the element moved or was covered between the button going down and coming up: the click went to another element (which the page may have acted on); take a new snapshot before clicking again */
+  | "missed"
   /** the page moved the focus away from the element; nothing (more) was typed */
   | "focus_moved"
   /** the element is not a text field */

@@ -42,6 +42,7 @@ export const ERRORS = {
   stale_ref: 'the element is gone (removed, or the page navigated): take a new snapshot',
   not_visible: 'the element has no box on screen; nothing was done',
   obscured: 'another element is at the point the press would hit (checked after the pointer moved there); nothing was clicked',
+  missed: 'the element moved or was covered between the button going down and coming up: the click went to another element (which the page may have acted on); take a new snapshot before clicking again',
   focus_moved: 'the page moved the focus away from the element; nothing (more) was typed',
   not_fillable: 'the element is not a text field',
   not_a_select: 'the element is not a `<select>`',

@@ -16,7 +16,7 @@ import { serve } from './server.mjs';
 /** Longer than any call may take: every CDP call has a deadline of at most 30 s. */
 export const HANG_MS = 40000;
 /** Codes a call may answer with in this soak; anything else is a defect. */
-const EXPECTED = new Set(['stale_ref', 'unknown_ref', 'no_tab', 'dialog_open', 'no_dialog', 'obscured', 'not_visible', 'detached', 'focus_moved']);
+const EXPECTED = new Set(['stale_ref', 'unknown_ref', 'no_tab', 'dialog_open', 'no_dialog', 'obscured', 'not_visible', 'detached', 'focus_moved', 'missed']);
 /** Chrome missed a deadline: typed and bounded, and ours only if the page itself still answers (see recover). */
 const SLOW_CHROME = new Set(['timeout', 'page_busy']);
 

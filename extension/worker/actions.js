@@ -251,8 +251,77 @@ async function pressAt(t, p, what, extra = {}) {
 async function click(t) {
   const p = await approach(t);
   await t.beforePress?.();
+  const landed = await watchPress(t);
   await pressAt(t, p, 'click');
-  return lastStep(() => mouse(t, 'mouseReleased', p.x, p.y));
+  const done = await lastStep(() => mouse(t, 'mouseReleased', p.x, p.y));
+  // A dialog opened by the click holds the page: the click reached something that acted.
+  if (!done.dialog && (await landed()) === false) {
+    throw new AxError('missed', `${t.ref} moved or was covered while it was pressed (a layout shift as the focus left a field, a re-render): the press went to another element, which the page may have acted on; take a new snapshot and look before clicking again`);
+  }
+  return done;
+}
+
+const PRESS_WORLD = 'axsnap-press';
+
+/**
+ * Starts watching where the trusted press lands, from an isolated world the
+ * page's scripts cannot reach; answers a reader that tells whether the click
+ * reached the target: true, false (no trusted click reached it while it is
+ * still in the page, and the trusted mousedown went elsewhere, or the
+ * target moved from under the pointer before the mouseup), or undefined
+ * (nothing seen, or the target is gone: a press that removed what it acted
+ * on landed). The box was checked before the press, but a page can still
+ * move the target between the button going down and coming up.
+ * @param {Target} t @returns {Promise<() => Promise<boolean|undefined>>}
+ */
+async function watchPress(t) {
+  const { executionContextId } = await send(t.tabId, t.sessionId, 'Page.createIsolatedWorld', { frameId: t.frame, worldName: PRESS_WORLD });
+  const { object } = await send(t.tabId, t.sessionId, 'DOM.resolveNode', { backendNodeId: t.backendNodeId, executionContextId });
+  const watching = { ...t, objectId: object.objectId };
+  await callOn(t, function () {
+    const target = this;
+    // Inside the target, its label, or a shadow host above it (a closed shadow tree hides its inside from window).
+    const reaches = (path) => path.some((n) => n === target
+      || (n.tagName === 'LABEL' && (n.control === target || n.contains(target)))
+      || isHostOf(n));
+    const isHostOf = (host) => { for (let n = target; n; n = n.parentNode || n.host) if (n.host === host) return true; return false; };
+    const box = () => { const r = target.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; };
+    const seen = { missed: false, clicked: false, any: false, box: null };
+    const on = (e) => {
+      if (!e.isTrusted) return;
+      seen.any = true;
+      const hit = reaches(e.composedPath());
+      if (e.type === 'click') seen.clicked ||= hit;
+      else if (e.type === 'mousedown') {
+        seen.missed ||= !hit;
+        seen.box = box();
+      } else if (!hit && seen.box) {
+        // A release off a target the page covered on the press (a menu that opens on mousedown) is the page
+        // acting on it; off a target that moved away under the pointer, the click is lost.
+        const [x, y, w, h] = box();
+        const moved = String([x, y, w, h]) !== String(seen.box);
+        seen.missed ||= moved && !(e.clientX >= x && e.clientX < x + w && e.clientY >= y && e.clientY < y + h);
+      }
+    };
+    const types = ['mousedown', 'mouseup', 'click'];
+    const view = target.ownerDocument.defaultView;
+    for (const type of types) view.addEventListener(type, on, true);
+    this.axsnapPressLanded = () => {
+      for (const type of types) view.removeEventListener(type, on, true);
+      if (!seen.any || !target.isConnected) return undefined;
+      return seen.clicked || !seen.missed;
+    };
+  }, [], watching);
+  return async () => {
+    try {
+      // The click event follows the release in the same task; one turn of the page's loop lets it arrive.
+      return await callOn(t, function () { return new Promise((ok) => setTimeout(() => ok(this.axsnapPressLanded()), 0)); }, [], watching);
+    } catch {
+      return undefined; // the frame navigated away: nothing to judge
+    } finally {
+      send(t.tabId, t.sessionId, 'Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    }
+  };
 }
 
 /** How long a page that started an HTML5 drag has to hand it to us. */

@@ -146,6 +146,26 @@ test('elements without a box or under another element are refused with a clear e
   await page.evaluate(() => { document.getElementById('counter').style.display = ''; });
 });
 
+test('a click whose element moves away while the button is down says it missed', async () => {
+  // The classic first click that does nothing: leaving a field shows a message that pushes the button down.
+  await page.evaluate(() => {
+    const box = document.createElement('div');
+    box.innerHTML = '<input aria-label="Nickname"><div id="shift"></div><button id="shifty">Shifty</button>';
+    document.body.prepend(box);
+    const shifty = document.getElementById('shifty');
+    shifty.addEventListener('click', () => { shifty.textContent = 'Shifty pressed'; });
+    box.querySelector('input').addEventListener('blur', () => { document.getElementById('shift').style.height = '300px'; });
+    box.querySelector('input').focus();
+  });
+  const { text } = await snap();
+  const res = await act(refOf(text, '"Shifty"'), 'click');
+  assert.equal(res.error?.code, 'missed', JSON.stringify(res));
+  assert.equal(await page.textContent('#shifty'), 'Shifty');
+  // Now in place, the same click lands.
+  assert.equal((await act(refOf((await snap()).text, '"Shifty"'), 'click')).ok, true);
+  assert.equal(await page.textContent('#shifty'), 'Shifty pressed');
+});
+
 test('resolve gives the frame and backend node of a ref', async () => {
   const { text } = await snap();
   const r = await b.call({ cmd: 'resolve', tabId, ref: refOf(text, 'Cross button') });
