@@ -34,6 +34,8 @@ export type ErrorCode =
   | "stale_ref"
   /** the element has no box on screen; nothing was done */
   | "not_visible"
+  /** the screenshot's PNG is larger than 3 MB: take one of a single element instead */
+  | "image_too_large"
   /** another element is at the point the press would hit (checked after the pointer moved there); nothing was clicked */
   | "obscured"
   /** the element moved or was covered between the button going down and coming up: the click went to another element (which the page may have acted on); take a new snapshot before clicking again */
@@ -848,6 +850,36 @@ export interface WatchResult {
   page: PageFact;
 }
 
+/** a PNG of the tab's viewport, or of one element by ref (scrolled into view; only its part on screen); secret fields (passwords, cards, one-time codes) are painted over as the snapshot cuts them */
+export interface ScreenshotRequest {
+  cmd: "screenshot";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** the element to capture, like `A7`; default: the whole viewport */
+  ref?: string;
+}
+
+export interface ScreenshotResult {
+  /** the tab */
+  tabId: number;
+  /** the element captured */
+  ref?: string;
+  /** always `image/png` */
+  mimeType: "image/png";
+  /** the PNG, base64 */
+  data: string;
+  /** its width in pixels */
+  width: number;
+  /** its height in pixels */
+  height: number;
+  /** secret fields painted over */
+  masked: number;
+  /** the element is larger than the viewport or partly off screen: only its part on screen is shown */
+  clipped: boolean;
+}
+
 /** end a subscription of this port */
 export interface UnwatchRequest {
   cmd: "unwatch";
@@ -874,6 +906,7 @@ export interface Commands {
   hello: { request: HelloRequest; result: HelloResult };
   ping: { request: PingRequest; result: PingResult };
   watch: { request: WatchRequest; result: WatchResult };
+  screenshot: { request: ScreenshotRequest; result: ScreenshotResult };
   unwatch: { request: UnwatchRequest; result: UnwatchResult };
 }
 

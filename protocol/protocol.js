@@ -23,6 +23,9 @@ export const FEATURES = {
   'wait-for': '`wait_for` waits for a text, its going, a ref\'s going or a URL',
 };
 
+/** A screenshot's PNG larger than this (bytes) is refused with `image_too_large` (about 4 MB as base64, under what model APIs take). */
+export const MAX_SCREENSHOT_BYTES = 3 * 1024 * 1024;
+
 /** A request larger than this (in JSON characters) is refused with `too_large`. */
 export const MAX_REQUEST_CHARS = 1 << 20;
 
@@ -41,6 +44,7 @@ export const ERRORS = {
   unknown_ref: 'the ref was never issued to this caller in this tab',
   stale_ref: 'the element is gone (removed, or the page navigated): take a new snapshot',
   not_visible: 'the element has no box on screen; nothing was done',
+  image_too_large: 'the screenshot\'s PNG is larger than 3 MB: take one of a single element instead',
   obscured: 'another element is at the point the press would hit (checked after the pointer moved there); nothing was clicked',
   missed: 'the element moved or was covered between the button going down and coming up: the click went to another element (which the page may have acted on); take a new snapshot before clicking again',
   focus_moved: 'the page moved the focus away from the element; nothing (more) was typed',
@@ -396,6 +400,19 @@ export const COMMANDS = {
       interval: integer('the least time between two looks at the tab, in ms', { default: 1000, minimum: 250, maximum: 60000 }),
     },
     result: { watch: watchId, ...SNAPSHOT },
+  },
+  screenshot: {
+    description: 'a PNG of the tab\'s viewport, or of one element by ref (scrolled into view; only its part on screen); secret fields (passwords, cards, one-time codes) are painted over as the snapshot cuts them',
+    fields: { tabId, ref: string('the element to capture, like `A7`; default: the whole viewport', { maxLength: 16 }) },
+    result: {
+      tabId: integer('the tab'), ref: string('the element captured'),
+      mimeType: { enum: ['image/png'], description: 'always `image/png`' },
+      data: string('the PNG, base64'),
+      width: integer('its width in pixels'), height: integer('its height in pixels'),
+      masked: integer('secret fields painted over'),
+      clipped: boolean('the element is larger than the viewport or partly off screen: only its part on screen is shown'),
+    },
+    optionalResult: ['ref'],
   },
   unwatch: {
     description: 'end a subscription of this port',

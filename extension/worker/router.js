@@ -14,6 +14,7 @@ import { snapshot } from './snapshot.js';
 import { act, present } from './actions.js';
 import { waitFor } from './wait.js';
 import { highlight, clearHighlight } from './highlight.js';
+import { capture } from './screenshot.js';
 import { watch } from './settle.js';
 import { tabSession, forget, checkOpen, coreReady, allTypedMemories } from './session.js';
 import { gather, scrubAnswer } from './typed.js';
@@ -201,6 +202,17 @@ const COMMANDS = {
     return done;
   },
 
+  screenshot: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    await readable(tabId, caller);
+    // A look of its own first: the core decides afresh which fields are secret, for the paint to cover them,
+    // in a table of its own, so the caller's refs and the snapshot its next diff compares with stay as they were.
+    await snapshot(tabId, { mode: 'interactive', maxChars: 0 }, { scope: `${refScope(caller)} screenshot`, keep: framesFor(caller, tabId) });
+    const t = req.ref === undefined ? null : await target(tabId, req.ref, caller);
+    const shot = await capture(tabId, t, await tabSession(tabId));
+    return { tabId, ...(t ? { ref: t.ref } : {}), ...shot };
+  },
+
   wait_for: async (req, caller) => {
     const tabId = await tabOf(req, caller);
     // The tab's URL is the top page's: a frame embedded in it could learn it piece by piece.
@@ -292,10 +304,12 @@ export async function handle(msg, caller, port = undefined, o = {}) {
     await coreReady();
     const run = COMMANDS[req.cmd];
     if (!run) throw new AxError('internal', `${req.cmd} has no handler`);
-    const result = await run(req, caller, port, o);
+    const { data: image, ...result } = await run(req, caller, port, o);
     tabId = result.tabId;
     // Nothing the extension says holds what was typed into a secret field: titles, URLs, errors, dialogs.
-    return scrubAnswer({ ok: true, ...echo(msg), ...result }, await allTypedMemories());
+    // A screenshot's pixels are not text (its secret fields are painted over): cutting letters out of them would break the image.
+    const answer = scrubAnswer({ ok: true, ...echo(msg), ...result }, await allTypedMemories());
+    return image === undefined ? answer : { ...answer, data: image };
   } catch (e) {
     const error = toPayload(e);
     if (error.code === 'detached' || error.code === 'no_tab') await forgetAttachment(error.code, req, caller, tabId);

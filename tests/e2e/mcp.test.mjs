@@ -55,7 +55,7 @@ async function startAgent(name, agentPort, token = TOKEN) {
   const call = async (tool, args = {}, o = {}) => {
     const r = /** @type {any} */ (await client.callTool({ name: tool, arguments: args }));
     if (!o.echoes) {
-      for (const c of r.content) seen.push(c.text);
+      for (const c of r.content) seen.push(c.text ?? c.data);
       seen.push(JSON.stringify(r.structuredContent ?? null));
     }
     return { text: r.content.map((c) => c.text).join('\n'), error: r.isError === true, code: r.structuredContent?.code, raw: r };
@@ -99,10 +99,10 @@ after(async () => {
   await server?.close();
 });
 
-test('the agent lists six tools, each said in one short line', async () => {
+test('the agent lists seven tools, each said in one short line', async () => {
   const { tools } = await agentA.client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(),
-    ['browser_act', 'browser_navigate', 'browser_resolve', 'browser_snapshot', 'browser_tabs', 'browser_wait_for']);
+    ['browser_act', 'browser_navigate', 'browser_resolve', 'browser_screenshot', 'browser_snapshot', 'browser_tabs', 'browser_wait_for']);
   for (const t of tools) assert.ok(t.description.length <= 200, t.name);
   const act = tools.find((t) => t.name === 'browser_act');
   assert.deepEqual(/** @type {any} */ (act.inputSchema.properties).action.enum, Object.keys(ACTIONS), 'the protocol\'s actions, drag among them');
@@ -146,6 +146,20 @@ test('an agent opens a page, snapshots it, fills and clicks by ref, and never se
   assert.match(await agentA.ok('browser_snapshot', { mode: 'interactive' }), /textbox A\d+ "Email": ada@example\.com/);
   const link = await agentA.ok('browser_resolve', { ref: refOf(snap, '[The shop]') });
   assert.equal(link, `${refOf(snap, '[The shop]')} link "The shop" ${server.url('/demo.html')}`);
+});
+
+test('an agent gets a screenshot as MCP image content, the password painted over', async () => {
+  const r = await agentA.call('browser_screenshot');
+  assert.equal(r.error, false, r.text);
+  const [caption, image] = r.raw.content;
+  assert.match(caption.text, /^the viewport, \d+×\d+ px, 1 secret field painted over$/);
+  assert.equal(image.type, 'image');
+  assert.equal(image.mimeType, 'image/png');
+  assert.equal(Buffer.from(image.data, 'base64').subarray(1, 4).toString(), 'PNG');
+  const { tools } = await agentA.client.listTools();
+  assert.deepEqual(tools.find((t) => t.name === 'browser_screenshot').annotations,
+    { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+  assert.equal((await agentA.call('browser_screenshot', { ref: 'A999' })).code, 'unknown_ref');
 });
 
 test('wait_for sees text that comes later, and cannot be used to learn a secret', async () => {

@@ -136,6 +136,16 @@ pub struct WaitForParams {
     pub tab_id: Option<u64>,
 }
 
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ScreenshotParams {
+    /// An element to capture, like "A7" (default: the whole viewport)
+    #[serde(rename = "ref")]
+    pub target: Option<String>,
+    /// Default: the current tab
+    pub tab_id: Option<u64>,
+}
+
 /// The MCP server: the tools, the bridge, and which tab the agent works in.
 #[derive(Clone)]
 pub struct Browser {
@@ -473,6 +483,29 @@ impl Browser {
     }
 
     #[tool(
+        title = "Take a screenshot",
+        input_schema = lean_schema::<ScreenshotParams>(),
+        description = "PNG of the viewport, or of one element by ref. Secret fields are painted over. Prefer browser_snapshot to read or act; this is for how a page looks.",
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn browser_screenshot(&self, Parameters(p): Parameters<ScreenshotParams>) -> ToolResult {
+        match self.screenshot(p).await {
+            Ok(shot) => Ok(CallToolResult::success(vec![ContentBlock::text(shot.caption), ContentBlock::image(shot.data, shot.mime_type)])),
+            Err(e) => failed(e),
+        }
+    }
+
+    async fn screenshot(&self, p: ScreenshotParams) -> Result<Shot, CallError> {
+        let t = self.tab(p.tab_id).await?;
+        let mut req = json!({"cmd": "screenshot", "tabId": t});
+        if let Some(r) = &p.target {
+            req["ref"] = json!(r);
+        }
+        let shot = self.call(req, CALL_DEADLINE).await?;
+        Shot::from_answer(&shot)
+    }
+
+    #[tool(
         title = "Wait for the page",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true),
         input_schema = lean_schema::<WaitForParams>(),
@@ -518,6 +551,31 @@ impl ServerHandler for Browser {
         self.bridge.set_agent_name(info.title.as_deref().unwrap_or(&info.name));
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
+    }
+}
+
+/// A screenshot as the tool hands it over: the PNG, and one line saying what it shows.
+#[derive(Debug, PartialEq)]
+pub struct Shot {
+    pub data: String,
+    pub mime_type: String,
+    pub caption: String,
+}
+
+impl Shot {
+    fn from_answer(a: &Value) -> Result<Self, CallError> {
+        let data = a["data"].as_str().filter(|d| !d.is_empty()).ok_or_else(|| CallError::new("internal", "the extension sent a screenshot without an image"))?;
+        let what = a["ref"].as_str().map_or_else(|| "the viewport".to_string(), |r| r.to_string());
+        let mut caption = format!("{what}, {}×{} px", a["width"], a["height"]);
+        if a["clipped"] == json!(true) {
+            caption.push_str(", only its part on screen");
+        }
+        match a["masked"].as_u64().unwrap_or(0) {
+            0 => {}
+            1 => caption.push_str(", 1 secret field painted over"),
+            n => caption.push_str(&format!(", {n} secret fields painted over")),
+        }
+        Ok(Shot { data: data.to_string(), mime_type: a["mimeType"].as_str().unwrap_or("image/png").to_string(), caption })
     }
 }
 
@@ -640,6 +698,15 @@ mod tests {
     }
 
     #[test]
+    fn screenshots_say_what_they_show() {
+        let shot = Shot::from_answer(&json!({"data": "iVBO", "mimeType": "image/png", "width": 800, "height": 600, "masked": 0, "clipped": false})).unwrap();
+        assert_eq!(shot, Shot { data: "iVBO".into(), mime_type: "image/png".into(), caption: "the viewport, 800×600 px".into() });
+        let shot = Shot::from_answer(&json!({"ref": "A4", "data": "iVBO", "mimeType": "image/png", "width": 90, "height": 30, "masked": 2, "clipped": true})).unwrap();
+        assert_eq!(shot.caption, "A4, 90×30 px, only its part on screen, 2 secret fields painted over");
+        assert_eq!(Shot::from_answer(&json!({"width": 1})).unwrap_err().code, "internal");
+    }
+
+    #[test]
     fn tab_lists_mark_the_current_and_shared_tabs() {
         let list = json!({"tabs": [
             {"tabId": 3, "title": "Cart", "url": "https://shop.example/cart"},
@@ -661,7 +728,7 @@ mod tests {
     fn every_tool_has_a_short_description_and_an_object_schema() {
         let tools = Browser::tool_router().list_all();
         let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
-        assert_eq!(names.len(), 6, "{names:?}");
+        assert_eq!(names.len(), 7, "{names:?}");
         for t in &tools {
             let d = t.description.as_deref().unwrap_or("");
             assert!(!d.is_empty() && d.len() <= 200, "{}: {d}", t.name);
@@ -679,7 +746,7 @@ mod tests {
             let a = t.annotations.as_ref().unwrap_or_else(|| panic!("{} has no annotations", t.name));
             let hints = [a.read_only_hint, a.destructive_hint, a.idempotent_hint, a.open_world_hint];
             assert!(hints.iter().all(Option::is_some), "{}: {hints:?}", t.name);
-            let reads = ["browser_snapshot", "browser_resolve", "browser_wait_for"].contains(&t.name.as_ref());
+            let reads = ["browser_snapshot", "browser_resolve", "browser_screenshot", "browser_wait_for"].contains(&t.name.as_ref());
             assert_eq!(a.read_only_hint, Some(reads), "{}", t.name);
             if reads {
                 assert_eq!((a.destructive_hint, a.idempotent_hint), (Some(false), Some(true)), "{}", t.name);
@@ -705,7 +772,7 @@ mod tests {
         for name in ["mode", "maxChars", "root"] {
             assert!(options.get(name).is_some(), "the protocol has no snapshot option {name}");
         }
-        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back", "wait_for"] {
+        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back", "wait_for", "screenshot"] {
             assert!(defs.get(format!("{cmd}Request")).is_some(), "the protocol has no command {cmd}");
         }
         let tabs = &defs["tabsRequest"]["properties"]["action"]["enum"];
