@@ -7,9 +7,9 @@ import { stepLine } from '../../extension/worker/steps.js';
 import { waitFor } from '../../extension/worker/wait.js';
 
 test('the setting: a ws:// URL on this computer, the default port when none is given', () => {
-  assert.deepEqual(readSetting({ enabled: true, token: ' t0ken ' }), { ok: true, enabled: true, url: 'ws://127.0.0.1', token: 't0ken', port: 17373 });
+  assert.deepEqual(readSetting({ enabled: true, token: ' t0ken ' }), { ok: true, enabled: true, url: 'ws://127.0.0.1', token: 't0ken', port: 17373, own: false });
   assert.equal(DEFAULT_URL, 'ws://127.0.0.1:17373');
-  assert.deepEqual(readSetting({ url: 'ws://localhost:9000' }), { ok: true, enabled: false, url: 'ws://localhost', token: '', port: 9000 });
+  assert.deepEqual(readSetting({ url: 'ws://localhost:9000' }), { ok: true, enabled: false, url: 'ws://localhost', token: '', port: 9000, own: false });
   assert.equal(readSetting({ url: 'ws://[::1]:9000', enabled: 'yes' }).enabled, false, 'only true turns it on');
   assert.equal(readSetting(undefined).ok, true);
   for (const url of ['ws://example.com:17373', 'wss://127.0.0.1:17373', 'http://127.0.0.1:17373', 'ws://127.0.0.2:1', 'ws://192.168.1.5:17373']) {

@@ -81,17 +81,15 @@ test('an element outside the changes that began to listen cannot be updated: the
 test('reads started while the trees are built are taken for the frames they were started for, else read anew', async (t) => {
   const sent = [];
   const pending = [];
-  globalThis.chrome = /** @type {any} */ ({
-    debugger: {
-      sendCommand: (target, method) => {
-        sent.push(`${target.sessionId || 'tab'} ${method}`);
-        // Chrome answers later: the page is still building the trees.
-        return new Promise((resolve) => pending.push(() => resolve(method === 'Runtime.evaluate' ? { result: { objectId: 'doc' } }
-          : method === 'DOMDebugger.getEventListeners' ? { listeners: [{ type: 'click', backendNodeId: 7 }] } : { documents: [], strings: [] })));
-      },
+  const { useTransport } = await import('../../extension/worker/transport.js');
+  useTransport(/** @type {any} */ ({
+    send: (/** @type {number} */ tabId, /** @type {string|undefined} */ sessionId, /** @type {string} */ method) => {
+      sent.push(`${sessionId || 'tab'} ${method}`);
+      // Chrome answers later: the page is still building the trees.
+      return new Promise((resolve) => pending.push(() => resolve(method === 'Runtime.evaluate' ? { result: { objectId: 'doc' } }
+        : method === 'DOMDebugger.getEventListeners' ? { listeners: [{ type: 'click', backendNodeId: 7 }] } : { documents: [], strings: [] })));
     },
-  });
-  t.after(() => { delete globalThis.chrome; });
+  }));
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { clickReads } = await import('../../extension/worker/clickables.js');
   const reads = clickReads(1);
