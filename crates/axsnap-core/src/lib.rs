@@ -217,6 +217,9 @@ fn take(
     }
     let mut tree = tree::Tree::build(input);
     let (secret_fields, typed) = secrets::redact(&mut tree, facts, typed);
+    if !typed.is_empty() {
+        refs.cut_typed(typed.version(), &|t| secrets::scrub_typed(t, &typed));
+    }
     let Some(main_root) = tree.root else {
         return Err(Error::bad_input("the accessibility tree is empty: no root node"));
     };

@@ -65,6 +65,8 @@ pub struct RefTable {
     held: bool,
     /// The last full snapshot that no modal dialog held.
     unheld: u64,
+    /// The typed values' version the names were last scrubbed with.
+    typed_version: (usize, u64),
 }
 
 /// Refs by frame key and backend id, found without copying the key.
@@ -112,6 +114,7 @@ impl Default for RefTable {
             last_given: None,
             held: false,
             unheld: 0,
+            typed_version: (0, 0),
         }
     }
 }
@@ -372,6 +375,26 @@ impl RefTable {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// Rewrites every remembered name and URL with `cut` (a scrub of the
+    /// values typed into secret fields) when the typed values changed since
+    /// the last time (`version`): an element named before a value was known
+    /// to be secret, and not shown since, must not keep that value in the
+    /// saved table.
+    pub fn cut_typed(&mut self, version: (usize, u64), cut: &dyn Fn(&str) -> Option<String>) {
+        if self.typed_version == version {
+            return;
+        }
+        self.typed_version = version;
+        for e in self.entries.values_mut() {
+            if let Some(clean) = cut(&e.target.name) {
+                e.target.name = clean;
+            }
+            if let Some(clean) = e.target.url.as_deref().and_then(cut) {
+                e.target.url = Some(clean);
+            }
+        }
     }
 
     /// All live refs, in no particular order.

@@ -467,3 +467,20 @@ fn a_diff_cuts_a_value_the_snapshot_before_printed_over_two_lines() {
     assert!(after.diff.is_some_and(|d| !d.full), "{}", after.text);
     assert!(!after.text.contains("open") && !after.text.contains("sesame"), "{}", after.text);
 }
+
+#[test]
+fn the_saved_ref_table_forgets_a_typed_value_in_a_name_issued_before_it_was_known() {
+    let facts = [fact(10, &[("type", "password")])];
+    let mut refs = RefTable::new();
+    let mut nodes = vec![node(1, "RootWebArea", "Sign in", &[2, 10]), node(2, "link", "Resend hunter2-canary: sent", &[])];
+    nodes.extend(field(10, "Password", "", 11));
+    snapshot_typed(&page(nodes.clone()), &facts, &Typed::default(), &Options::default(), &mut refs, &mut Previous::default()).unwrap();
+    assert!(refs.to_json().contains("hunter2-canary"));
+    // The link is gone when the value becomes known: its ref is remembered, not shown.
+    nodes[0]["childIds"] = json!([10]);
+    nodes.remove(1);
+    snapshot_typed(&page(nodes), &facts, &typed_with(&["hunter2-canary"]), &Options::default(), &mut refs, &mut Previous::default()).unwrap();
+    let saved = refs.to_json();
+    assert!(!saved.to_lowercase().contains("hunter2"), "{saved}");
+    assert!(saved.contains("Resend [secret]: sent"), "{saved}");
+}

@@ -64,6 +64,14 @@ impl Typed {
         self.text.is_empty() && self.digits.is_empty()
     }
 
+    /// Changes whenever the set of fingerprints does (prints are only added,
+    /// and a new document starts a new set), so a caller can tell whether
+    /// what it scrubbed before needs scrubbing again.
+    pub fn version(&self) -> (usize, u64) {
+        let all = self.text.iter().chain(&self.digits);
+        (self.text.len() + self.digits.len(), all.fold(self.key.0, |acc, &(n, h)| acc ^ h.rotate_left(n as u32)))
+    }
+
     /// Adds fingerprints as the extension gives them; malformed ones are skipped.
     pub fn add<S: AsRef<str>>(&mut self, prints: &[S]) {
         for p in prints {
