@@ -11,7 +11,8 @@ import { instructions } from '../agent/prompt.js';
 import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
 import { stepWords } from './step-words.js';
-import { load, save, clear, empty } from './conversation.js';
+import { load, save, remove, empty, shownIn, show, titleOf } from './conversation.js';
+import { bindHistory } from './history.js';
 import { bindSettings, loadSettings, allowAlways, modelLabel } from './settings.js';
 import { PRESETS, listModels } from '../agent/models.js';
 import { bindDeveloper } from './developer.js';
@@ -31,8 +32,13 @@ const state = {
   /** @type {chrome.tabs.Tab|null} */
   tab: null,
   conv: empty(),
+  /** The id of the conversation shown (conversation.js). */
+  convId: '',
   /** @type {AbortController|null} */
   running: null,
+  /** Settles when the running task has ended and saved its conversation. */
+  /** @type {Promise<void>} */
+  ran: Promise.resolve(),
   /** The person's answer to an ask_user question, when one is pending. */
   /** @type {((text:string)=>void)|null} */
   answer: null,
@@ -107,9 +113,9 @@ function renderAll() {
   scrollDown();
 }
 
-/** A panel pinned to a tab has that tab's conversation; a side panel has its window's. */
+/** A panel pinned to a tab shows that tab's conversation; a side panel its window's. */
 const key = () => (pinnedTab !== null ? `tab:${pinnedTab}` : `window:${state.windowId}`);
-const persist = () => save(key(), state.conv);
+const persist = () => save(state.convId, state.conv);
 
 /** The sign of life while a task runs: what the co-pilot is doing now (thinking, a step, waiting for the person). */
 function working(text) {
@@ -132,9 +138,8 @@ function setRunning(on) {
   $('stop').hidden = !on;
   working(on ? 'Thinking…' : '');
   if (!on) $('prompt').hidden = true;
-  // For tests and styles: busy while a task runs, and how many tasks ended.
+  // For tests and styles: busy while a task runs.
   document.body.dataset.busy = String(on);
-  if (!on) document.body.dataset.finished = String(Number(document.body.dataset.finished || 0) + 1);
 }
 
 function describeTab(t) {
@@ -305,10 +310,13 @@ async function start(goal) {
   if (!state.tab) await bind(pinnedTab ?? (await activeTab()), false);
   if (!state.tab) { add({ kind: 'error', text: 'There is no tab to work in.' }); return; }
   const tab = state.tab;
+  state.conv.site ??= siteOf(tab.url);
   add({ kind: 'user', text: goal });
   persist();
   const controller = new AbortController();
   state.running = controller;
+  let ran = () => {};
+  state.ran = new Promise((resolve) => { ran = resolve; });
   setRunning(true);
   const scope = {
     startTab: tab.id, current: tab.id, sites: new Set([siteOf(tab.url)]), tabs: new Set([tab.id]),
@@ -398,6 +406,9 @@ async function start(goal) {
   }
   $('meter').textContent = `${result.steps} step${result.steps === 1 ? '' : 's'} · ${state.conv.usage.totalTokens.toLocaleString('en')} tokens in this conversation`;
   await persist();
+  // For tests: how many tasks ended, their conversation saved.
+  document.body.dataset.finished = String(Number(document.body.dataset.finished || 0) + 1);
+  ran();
   const next = state.queue.shift();
   if (next !== undefined) {
     renderQueue();
@@ -455,17 +466,25 @@ $('stop').addEventListener('click', stop);
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && state.running && !e.defaultPrevented) { e.preventDefault(); stop(); }
 });
-$('new').addEventListener('click', async () => {
-  state.running?.abort(new DOMException('New conversation', 'AbortError'));
+/**
+ * Shows another conversation (a new one when `id` is not given); the one
+ * shown stays in the list. A running task is stopped first and ends in its own.
+ */
+async function switchTo(id) {
   state.queue = [];
   renderQueue();
-  state.conv = empty();
-  await clear(key());
+  state.running?.abort(new DOMException('Another conversation', 'AbortError'));
+  await state.ran;
+  state.convId = await show(key(), id);
+  state.conv = id ? await load(id) : empty();
   renderAll();
+  renderHistory();
   $('meter').textContent = '';
-  announce('New conversation');
+  announce(id ? `Reopened “${titleOf(state.conv)}”` : 'New conversation; the last one is kept in Conversations');
   input('message').focus();
-});
+}
+let renderHistory = async () => {};
+$('new').addEventListener('click', () => switchTo());
 /** The model picker above the conversation: the endpoint's models, the choice kept in the settings. */
 async function fillChatModels() {
   const { provider } = await loadSettings();
@@ -505,8 +524,17 @@ async function boot() {
   chrome.tabs.onUpdated.addListener((tabId, change) => {
     if (tabId === state.tab?.id && (change.title || change.url)) bind(tabId, false);
   });
-  state.conv = await load(key());
+  state.convId = await shownIn(key());
+  state.conv = await load(state.convId);
   renderAll();
+  renderHistory = bindHistory({
+    shown: () => state.convId,
+    open: (id) => { /** @type {HTMLDetailsElement} */ ($('history')).open = false; switchTo(id); },
+    remove: async (id) => {
+      await remove(id);
+      if (id === state.convId) await switchTo();
+    },
+  });
   await bind(pinnedTab ?? (await activeTab()), false);
   // Saved settings close the form: the conversation is what comes next.
   const { usePreset } = await bindSettings({ onSaved: () => { showSettings(false); input('message').focus(); } });

@@ -29,7 +29,10 @@ after(async () => {
 beforeEach(async () => {
   model.reset();
   for (const p of opened.splice(0)) await p.close().catch(() => {});
-  await b.panel.evaluate(() => Promise.all([chrome.storage.session.clear(), chrome.storage.local.remove(['provider', 'confirmWords', 'maxSteps', 'askMode'])]));
+  await b.panel.evaluate(async () => {
+    const kept = Object.keys(await chrome.storage.local.get(null)).filter((k) => k.startsWith('conversation'));
+    await Promise.all([chrome.storage.session.clear(), chrome.storage.local.remove(['provider', 'confirmWords', 'maxSteps', 'askMode', ...kept])]);
+  });
   // The person said "Always for 127.0.0.1" before: these tests are about the other questions (one test clears it).
   await b.panel.evaluate(() => chrome.storage.local.set({ alwaysSites: ['127.0.0.1'] }));
 });
@@ -89,7 +92,8 @@ test('login: the person types the password into the panel, allows the sign-in; t
   noLeaks();
   assert.ok(model.state.requests.length >= 5);
   for (const r of model.state.requests) assert.ok(!r.body.includes(password));
-  const stored = await panel.evaluate(() => chrome.storage.session.get(null));
+  const stored = await panel.evaluate(() => Promise.all([chrome.storage.session.get(null), chrome.storage.local.get(null)]));
+  assert.match(JSON.stringify(stored[1]), /Sign in as ada@example\.com/, 'the conversation is kept');
   assert.ok(!JSON.stringify(stored).includes(password), 'nor in the stored conversation');
   assert.equal(model.state.requests[0].headers['x-api-key'], KEY);
   assert.match(await panel.textContent('#meter'), /\d+ steps · [\d,]+ tokens/);
@@ -377,7 +381,7 @@ for (const [kind, failure, message] of [
   });
 }
 
-test('the conversation survives closing and reopening the panel; New conversation clears it', async () => {
+test('conversations are kept in a list (title, site, date): reopened after the panel closes, New conversation keeps the last, reopen, delete, the oldest dropped past the cap', async () => {
   await useModel('openai-compatible', 'hello');
   const { panel, tabId } = await task('/copilot/notes.html');
   await ask(panel, 'Hello');
@@ -391,7 +395,51 @@ test('the conversation survives closing and reopening the panel; New conversatio
   await ask(again, 'And now?');
   assert.equal(model.state.requests.at(-1).turns.filter((t) => t.role === 'user').length, 2);
   await again.getByRole('button', { name: 'New conversation' }).click();
-  assert.equal(await again.textContent('#log'), '');
+  await again.waitForFunction(() => document.getElementById('log').textContent === '');
+  await ask(again, 'Second one');
+  const list = again.getByRole('list', { name: 'Kept conversations' });
+  await again.locator('#history summary').click();
+  await again.waitForFunction(() => document.querySelectorAll('#history-list li').length === 2);
+  const items = await list.getByRole('listitem').allInnerTexts();
+  assert.match(items[0], /^Second one\n127\.0\.0\.1 · \w{3} \d+, \d{4}, \d+:\d\d [AP]M\nDelete$/);
+  assert.match(items[1], /^Hello\n127\.0\.0\.1 · /);
+  // Reopened: its messages, and the model's turns with them.
+  await list.getByRole('button', { name: 'Hello', exact: true }).click();
+  await again.waitForFunction(() => /And now\?/.test(document.getElementById('log').textContent));
+  await ask(again, 'Once more');
+  assert.equal(model.state.requests.at(-1).turns.filter((t) => t.role === 'user').length, 3);
+  await again.locator('#history summary').click();
+  assert.equal(await list.getByRole('button', { name: 'Hello', exact: true }).getAttribute('aria-current'), 'true');
+  await list.getByRole('button', { name: 'Delete “Second one”' }).click();
+  await again.waitForFunction(() => document.querySelectorAll('#history-list li').length === 1);
+  const stored = await again.evaluate(() => chrome.storage.local.get(null));
+  assert.equal(Object.keys(stored).filter((k) => k.startsWith('conversation:')).length, 1);
+  assert.doesNotMatch(JSON.stringify(stored), /Second one/);
+  // Past the cap (said in Settings) the oldest go first: two older ones stand in for 6 MB.
+  await again.getByRole('button', { name: 'Settings', exact: true }).click();
+  assert.match(await again.textContent('#history-cap'), /kept in this browser only, up to 5 MB together; past that the oldest are dropped first/);
+  await again.evaluate(async () => {
+    const { conversations } = await chrome.storage.local.get('conversations');
+    const old = (id, at) => ({ id, title: id, site: 'example.com', at, size: 3_000_000 });
+    const c = { messages: [], entries: [{ kind: 'user', text: 'x' }], usage: { totalTokens: 0 } };
+    await chrome.storage.local.set({ conversations: [...conversations, old('older', 2000), old('oldest', 1000)], 'conversation:older': c, 'conversation:oldest': c });
+  });
+  await ask(again, 'Last');
+  await again.waitForFunction(() => chrome.storage.local.get(null).then((s) => !s['conversation:oldest'] && s['conversation:older']));
+  assert.deepEqual(await again.evaluate(() => chrome.storage.local.get('conversations').then((s) => s.conversations.map((c) => c.title))), ['Hello', 'older']);
+});
+
+test('a conversation kept the old way (per panel, for the session) moves into the list', async () => {
+  const { panel, tabId } = await task('/copilot/notes.html');
+  await panel.evaluate((id) => Promise.all([
+    chrome.storage.session.remove(`shown:tab:${id}`),
+    chrome.storage.session.set({ [`chat:tab:${id}`]: { messages: [], usage: { totalTokens: 0 }, entries: [{ kind: 'user', text: 'From before' }, { kind: 'assistant', text: 'Kept' }] } }),
+  ]), tabId);
+  await panel.reload();
+  await panel.waitForSelector('body[data-ready="true"]');
+  assert.match(await panel.textContent('#log'), /From before[\s\S]*Kept/);
+  assert.deepEqual(await panel.evaluate(() => chrome.storage.local.get('conversations').then((s) => s.conversations.map((c) => c.title))), ['From before']);
+  assert.deepEqual(Object.keys(await panel.evaluate(() => chrome.storage.session.get(null))).filter((k) => k.startsWith('chat:')), []);
 });
 
 test('the message box stays in view; a message sent during a task is queued, shown, and sent after it; Esc stops', async () => {
@@ -399,7 +447,7 @@ test('the message box stays in view; a message sent during a task is queued, sho
   const { panel, tabId } = await task('/copilot/notes.html');
   // A long conversation: only the log scrolls.
   const entries = Array.from({ length: 80 }, (_, i) => ({ kind: i % 2 ? 'assistant' : 'user', text: `Message ${i}` }));
-  await panel.evaluate(([id, e]) => chrome.storage.session.set({ [`chat:tab:${id}`]: { messages: [], usage: { totalTokens: 0 }, entries: e } }), [tabId, entries]);
+  await panel.evaluate(([id, e]) => Promise.all([chrome.storage.session.remove(`shown:tab:${id}`), chrome.storage.session.set({ [`chat:tab:${id}`]: { messages: [], usage: { totalTokens: 0 }, entries: e } })]), [tabId, entries]);
   await panel.reload();
   await panel.waitForSelector('body[data-ready="true"]');
   const inView = () => panel.evaluate(() => {
