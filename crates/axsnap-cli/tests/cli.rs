@@ -137,7 +137,7 @@ fn diff_prints_what_changed_between_two_dumps() {
     std::fs::write(&new, page.replace(r#""Go"},"childIds":[]"#, r#""Go"},"properties":[{"name":"disabled","value":{"type":"boolean","value":true}}],"childIds":[]"#)).unwrap();
     let (code, out, err) = axsnap(&["diff", old.to_str().unwrap(), new.to_str().unwrap()], "");
     assert_eq!((code, err.as_str()), (0, ""));
-    assert_eq!(out, "1 changed\n~ button A0 \"Go\" disabled\n");
+    assert_eq!(out, "~1\n~ button A0 \"Go\" disabled\n");
     let (code, _, err) = axsnap(&["diff", old.to_str().unwrap()], "");
     assert_eq!((code, err.as_str()), (2, "axsnap: axsnap diff takes two input files: OLD NEW\n"));
     std::fs::remove_dir_all(&dir).unwrap();

@@ -639,18 +639,15 @@ fn push_line(out: &mut String, mark: char, line: &Printed) {
     out.push('\n');
 }
 
-/// `3 added, 1 removed, 2 changed in dialog "Sign in"`
+/// `+3 -1 ~2 in dialog "Sign in"`: the lines the diff marks added, removed
+/// and changed, by their marks (a count of none is left out), and the
+/// innermost line holding them all.
 pub fn summary(d: &Diff, within: Option<&Printed>) -> String {
     if d.is_empty() {
         return NO_CHANGE.to_string();
     }
-    let mut parts = Vec::new();
-    for (n, word) in [(d.added, "added"), (d.removed, "removed"), (d.changed, "changed")] {
-        if n > 0 {
-            parts.push(format!("{n} {word}"));
-        }
-    }
-    let mut s = parts.join(", ");
+    let counts: Vec<String> = [('+', d.added), ('-', d.removed), ('~', d.changed)].iter().filter(|(_, n)| *n > 0).map(|(m, n)| format!("{m}{n}")).collect();
+    let mut s = counts.join(" ");
     if let Some(w) = within.filter(|w| !w.head.is_empty()) {
         s.push_str(" in ");
         s.push_str(&w.head);
@@ -699,7 +696,7 @@ mod tests {
         assert_eq!(apply(&old, &d), new);
         assert_eq!(
             print(&old, &d).text,
-            "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n~   textbox A1 \"Email\" invalid: ada@\n-   button A2 \"Send\"\n+   textbox A3 \"Code\"\n+   button A4 \"Verify\"\n"
+            "+2 -1 ~1 in dialog \"Sign in\"\n~   textbox A1 \"Email\" invalid: ada@\n-   button A2 \"Send\"\n+   textbox A3 \"Code\"\n+   button A4 \"Verify\"\n"
         );
     }
 
@@ -709,7 +706,7 @@ mod tests {
         let new = vec![line(0, "list", &[]), line(1, "- checkbox A3 \"Rent\"", &[3])];
         let d = diff(&old, &new);
         assert_eq!((d.added, d.removed, d.changed), (0, 3, 0));
-        assert_eq!(print(&old, &d).text, "3 removed in list\n-  - checkbox A1 \"Milk\" (with 2 lines below)\n");
+        assert_eq!(print(&old, &d).text, "-3 in list\n-  - checkbox A1 \"Milk\" (with 2 lines below)\n");
     }
 
     #[test]
@@ -718,10 +715,10 @@ mod tests {
         let moved = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\": Ada", &[1]), line(1, "button A2 \"Next\" focused", &[2])];
         let d = diff(&old, &moved);
         assert_eq!(d.changed, 2);
-        assert_eq!(print(&old, &d).text, "1 changed in form\n~  button A2 \"Next\" focused\n");
+        assert_eq!(print(&old, &d).text, "~1 in form\n~  button A2 \"Next\" focused\n");
         // Focus gone nowhere the snapshot shows: the line says it.
         let lost = vec![line(0, "form", &[]), line(1, "textbox A1 \"Name\": Ada", &[1]), line(1, "button A2 \"Next\"", &[2])];
-        assert_eq!(print(&old, &diff(&old, &lost)).text, "1 changed in form\n~  textbox A1 \"Name\": Ada\n");
+        assert_eq!(print(&old, &diff(&old, &lost)).text, "~1 in form\n~  textbox A1 \"Name\": Ada\n");
     }
 
     #[test]

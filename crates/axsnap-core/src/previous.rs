@@ -138,8 +138,8 @@ pub fn compare(before: &Previous, basis: &Basis, now: &[diff::Printed], modal: b
         shown.text.insert_str(0, &format!("{dialog} closed; since the page before it: "));
     }
     let size = shown.text.chars().count();
-    // A diff costs a reader more than the same words whole: it is sent while clearly smaller.
-    if size * 5 > whole.chars().count() * 4 && !d.is_empty() {
+    // A diff costs a reader more than the same words whole: it is sent while smaller by a tenth.
+    if size * 10 > whole.chars().count() * 9 && !d.is_empty() {
         return (None, outcome(true, Some("the diff is not much smaller than the full snapshot")));
     }
     if max_chars.is_some_and(|m| size > m) {
@@ -226,7 +226,7 @@ mod tests {
         let shown = shown.expect("a diff, not the whole page");
         assert_eq!(o.closed.as_deref(), Some("dialog \"New project\""));
         assert_eq!((o.added, o.removed, o.changed), (1, 0, 0));
-        assert!(shown.text.starts_with("dialog \"New project\" closed; since the page before it: 1 added in main\n"), "{}", shown.text);
+        assert!(shown.text.starts_with("dialog \"New project\" closed; since the page before it: +1 in main\n"), "{}", shown.text);
         // The dialog is gone: the next diff compares with the page again.
         let before = prev.replace(basis(), now.clone(), None);
         let (_, o) = compare(&before, &basis(), &now, false, None);
@@ -255,6 +255,6 @@ mod tests {
         let before = prev.replace(basis(), d.clone(), Some("dialog \"New project\"".into()));
         let (shown, o) = compare(&before, &basis(), &d, true, None);
         assert!(o.closed.is_none() && (o.added, o.removed) == (1, 0), "{o:?}");
-        assert!(shown.unwrap().text.starts_with("1 added in dialog \"New project\""));
+        assert!(shown.unwrap().text.starts_with("+1 in dialog \"New project\""));
     }
 }

@@ -49,7 +49,7 @@ fn a_diff_says_what_changed_where() {
     let d = snapshot_since(&after, &[], &diff_options(), &mut refs, &mut previous).unwrap();
     assert_eq!(
         d.text,
-        "2 added, 1 removed, 1 changed in dialog \"Sign in\"\n~  textbox A0 \"Email\" invalid\n-  button A1 \"Send\"\n+  textbox A2 \"Code\"\n+  button A3 \"Verify\"\n"
+        "+2 -1 ~1 in dialog \"Sign in\"\n~  textbox A0 \"Email\" invalid\n-  button A1 \"Send\"\n+  textbox A2 \"Code\"\n+  button A3 \"Verify\"\n"
     );
     let outcome = d.diff.unwrap();
     assert_eq!((outcome.full, outcome.added, outcome.removed, outcome.changed), (false, 2, 1, 1));
@@ -104,7 +104,7 @@ fn elements_the_page_replaced_with_identical_ones_keep_their_refs() {
     let s = snapshot_since(&list(20, &["Edit milk", "Delete", "Delete", "Edit rent", "Edit bread"]), &[], &diff_options(), &mut refs, &mut previous).unwrap();
     // Unique names keep their refs; so do the twin "Delete" buttons, each
     // standing where it stood (after the element it followed, which kept its ref).
-    assert_eq!(s.text, "1 added\n  checkbox A3 \"Edit rent\"\n+ checkbox A4 \"Edit bread\"\n");
+    assert_eq!(s.text, "+1\n  checkbox A3 \"Edit rent\"\n+ checkbox A4 \"Edit bread\"\n");
     assert_eq!(refs.resolve("A0").unwrap().backend_node_id, 20);
     assert_eq!(refs.resolve("A2").unwrap().backend_node_id, 22);
     // A row gone: the twin after it could be anyone's, the others keep their refs.

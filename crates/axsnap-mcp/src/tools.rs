@@ -690,7 +690,7 @@ mod tests {
             f(json!({"action": "click", "ref": "A4", "dialog": {"type": "confirm", "message": "Delete?"}}), None),
             "clicked A4\na confirm dialog opened: \"Delete?\"; answer it with the dialog action"
         );
-        assert_eq!(f(json!({"action": "click", "ref": "A1", "diff": {"full": false}, "text": "1 added\n+ dialog \"Saved\""}), None), "clicked A1\n1 added\n+ dialog \"Saved\"");
+        assert_eq!(f(json!({"action": "click", "ref": "A1", "diff": {"full": false}, "text": "+1\n+ dialog \"Saved\""}), None), "clicked A1\n+1\n+ dialog \"Saved\"");
         assert_eq!(
             f(json!({"action": "click", "ref": "A1", "settled": {"quiet": false}, "snapshotError": {"code": "no_tab", "message": "closed"}}), None),
             "clicked A1 (the page was still changing after 5 s)\nno snapshot after it: no_tab: closed"
