@@ -10,7 +10,7 @@ import { createModel, describeError, checkSettings } from '../agent/provider.js'
 import { instructions } from '../agent/prompt.js';
 import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
-import { stepWords } from './step-words.js';
+import { stepWords, askWords } from './step-words.js';
 import { load, save, remove, empty, shownIn, show, titleOf } from './conversation.js';
 import { bindHistory } from './history.js';
 import { bindSettings, loadSettings, allowAlways, modelLabel } from './settings.js';
@@ -44,6 +44,9 @@ const state = {
   answer: null,
   /** Secrets the person typed in this panel: scrubbed from anything sent to the model. Memory only. */
   secrets: new Set(),
+  /** The step running now (tools run one at a time): what a question about it is worded from. */
+  /** @type {{name:string, input?:any, targets?:any}|null} */
+  step: null,
   /** Messages sent while a task runs: shown, and sent one by one when it ends. */
   /** @type {string[]} */
   queue: [],
@@ -214,24 +217,38 @@ function choose(question, answers, signal) {
   }, signal);
 }
 
+const lower = (s) => s.charAt(0).toLowerCase() + s.slice(1);
+const upper = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * What the co-pilot asks to do, in words: "Click “Buy now” on shop.test",
+ * "Read the page in “Notes”" (another tab). Refs stay in the step's details.
+ */
+async function asked(r) {
+  const what = state.step ? askWords(state.step) : r.summary;
+  // A destination (go to, open) says its own site.
+  if (['navigate', 'tabs'].includes(state.step?.name)) return what;
+  const t = r.tabId === state.tab?.id ? state.tab : await chrome.tabs.get(r.tabId).catch(() => null);
+  if (r.tabId !== state.tab?.id) return `${what} in ${t ? describeTab(t) : `tab ${r.tabId}`}`;
+  const site = t?.url ? siteOf(t.url) : '';
+  return site ? `${what} on ${site}` : what;
+}
+
 const host = {
   /** @param {import('../agent/tools.js').ConfirmRequest} r */
   async confirm(r) {
-    let where = '';
-    if (r.tabId !== state.tab?.id) {
-      const t = await chrome.tabs.get(r.tabId).catch(() => null);
-      where = ` on ${t ? describeTab(t) : `tab ${r.tabId}`}`;
-    }
-    const question = `The co-pilot wants to ${r.summary}${where}: ${r.reason}. Allow it?`;
+    const what = await asked(r);
+    const question = `${what}? ${upper(r.reason)}.`;
     announce(question);
     const ok = await choose(question, [['Allow', true], ['Decline', false]], r.signal);
-    add({ kind: 'notice', text: `${ok ? 'You allowed' : 'You declined'}: ${r.summary}${where}.` });
+    add({ kind: 'notice', text: `${ok ? 'You allowed' : 'You declined'}: ${lower(what)}.` });
     return ok;
   },
 
   /** "Act on example.com?": once, for this task, or always for this site. */
   async permit(r) {
-    const question = r.site ? `Let the co-pilot act on ${r.site}? It wants to ${r.summary}.` : `The co-pilot wants to ${r.summary}. Allow it?`;
+    const what = state.step ? askWords(state.step) : r.summary;
+    const question = r.site ? `Let the co-pilot act on ${r.site}? It wants to ${lower(what)}.` : `${await asked(r)}?`;
     announce(question);
     // In the mode "ask before every action" (no site) each answer is for this action alone.
     /** @type {Array<[string, import('../agent/tools.js').Permit]>} */
@@ -239,7 +256,7 @@ const host = {
     const answer = await choose(question, [...answers, ['Decline', false]], r.signal);
     if (answer === 'always') await allowAlways(r.site);
     const said = { once: 'You allowed it once', task: `You allowed it on ${r.site} for this task`, always: `You allowed it on ${r.site} always (Settings lists it)` }[answer] || 'You declined';
-    add({ kind: 'notice', text: `${said}: ${r.summary}.` });
+    add({ kind: 'notice', text: `${said}: ${lower(what)}.` });
     return answer;
   },
 
@@ -348,11 +365,13 @@ async function start(goal) {
       bubble = null;
       if (e.name === 'done') return;
       const what = { name: e.name, input: e.input, targets: e.targets };
+      state.step = what;
       steps.set(e.id, add({ kind: 'step', line: e.line, what, detail: '', ok: null }));
       working(stepWords(what, null));
       outline(e);
     } else if (e.type === 'tool-end') {
       unoutline();
+      state.step = null;
       const s = steps.get(e.id);
       if (!s) return;
       Object.assign(s.entry, { detail: e.detail, ok: e.ok, what: { name: e.name, input: e.input, targets: e.targets } });

@@ -21,48 +21,57 @@ function secretWords(kind = '') {
   return 'the password';
 }
 
-/** [doing, done] for an action on an element. */
+/** [doing, done, asked] for an action on an element: "Clicking …", "Clicked …", "Click …?". */
 function actWords(input, targets) {
   const it = element(targets[input.ref], input.ref);
   const value = typeof input.value === 'string' ? `“${clip(input.value, 40)}”` : '';
+  const say = (verbs, rest) => verbs.map((v) => `${v} ${rest}`);
   switch (input.action) {
-    case 'click': return ['Clicking', 'Clicked'].map((v) => `${v} ${it}`);
-    case 'fill': case 'type': return ['Typing', 'Typed'].map((v) => `${v} ${value} into ${it}`);
-    case 'press': return ['Pressing', 'Pressed'].map((v) => `${v} ${clip(String(input.value || 'a key'), 20)}${input.ref ? ` in ${it}` : ''}`);
-    case 'select': return ['Choosing', 'Chose'].map((v) => `${v} ${value} in ${it}`);
-    case 'check': return ['Ticking', 'Ticked'].map((v) => `${v} ${it}`);
-    case 'uncheck': return ['Unticking', 'Unticked'].map((v) => `${v} ${it}`);
-    case 'hover': return ['Pointing at', 'Pointed at'].map((v) => `${v} ${it}`);
-    case 'focus': return ['Moving to', 'Moved to'].map((v) => `${v} ${it}`);
-    case 'drag': return ['Dragging', 'Dragged'].map((v) => `${v} ${it} onto ${element(targets[input.to], input.to)}`);
-    case 'scroll': return ['Scrolling', 'Scrolled'].map((v) => `${v} ${input.value === 'up' ? 'up' : 'down'}${input.ref ? ` in ${it}` : ''}`);
-    default: return [`${input.action} ${it}`, `${input.action} ${it}`];
+    case 'click': return say(['Clicking', 'Clicked', 'Click'], it);
+    case 'fill': case 'type': return say(['Typing', 'Typed', 'Type'], `${value} into ${it}`);
+    case 'press': return say(['Pressing', 'Pressed', 'Press'], `${clip(String(input.value || 'a key'), 20)}${input.ref ? ` in ${it}` : ''}`);
+    case 'select': return say(['Choosing', 'Chose', 'Choose'], `${value} in ${it}`);
+    case 'check': return say(['Ticking', 'Ticked', 'Tick'], it);
+    case 'uncheck': return say(['Unticking', 'Unticked', 'Untick'], it);
+    case 'hover': return say(['Pointing at', 'Pointed at', 'Point at'], it);
+    case 'focus': return say(['Moving to', 'Moved to', 'Move to'], it);
+    case 'drag': return say(['Dragging', 'Dragged', 'Drag'], `${it} onto ${element(targets[input.to], input.to)}`);
+    case 'scroll': return say(['Scrolling', 'Scrolled', 'Scroll'], `${input.value === 'up' ? 'up' : 'down'}${input.ref ? ` in ${it}` : ''}`);
+    default: return [0, 1, 2].map(() => `${input.action} ${it}`);
   }
 }
 
-/** [doing, done] for any step. */
+/** [doing, done, asked] for any step. */
 /** @param {{name:string, input?:any, targets?:Record<string, Target>}} step */
-function pair({ name, input = {}, targets = {} }) {
+function forms({ name, input = {}, targets = {} }) {
   const tab = Number.isInteger(input.tab) ? ` of tab ${input.tab}` : '';
+  const url = (u, n = 80) => clip(String(u || '').replace(/^https?:\/\//, ''), n);
   switch (name) {
-    case 'snapshot': return input.diff ? ['Looking at what changed', 'Looked at what changed'] : [`Reading the page${tab}`, `Read the page${tab}`];
+    case 'snapshot': return input.diff ? ['Looking at what changed', 'Looked at what changed', 'Look at what changed'] : ['Reading', 'Read', 'Read'].map((v) => `${v} the page${tab}`);
     case 'act': return actWords(input, targets);
-    case 'navigate': return ['Going to', 'Went to'].map((v) => `${v} ${clip(String(input.url || '').replace(/^https?:\/\//, ''), 80)}`);
+    case 'navigate': return ['Going to', 'Went to', 'Go to'].map((v) => `${v} ${url(input.url)}`);
     case 'tabs': {
-      if (input.action === 'list') return ['Looking at your tabs', 'Looked at your tabs'];
-      if (input.action === 'open') return ['Opening', 'Opened'].map((v) => `${v} ${clip(String(input.url || 'a page'), 80)} in a new tab`);
-      return ['Switching', 'Switched'].map((v) => `${v} to tab ${input.tab}`);
+      if (input.action === 'list') return ['Looking at', 'Looked at', 'Look at'].map((v) => `${v} your tabs`);
+      if (input.action === 'open') return ['Opening', 'Opened', 'Open'].map((v) => `${v} ${url(input.url || 'a page')} in a new tab`);
+      return ['Switching', 'Switched', 'Switch'].map((v) => `${v} to tab ${input.tab}`);
     }
-    case 'back': return ['Going back', 'Went back'];
-    case 'wait_for': return ['Waiting for', 'Saw'].map((v) => `${v} “${clip(String(input.text || ''), 60)}”`);
-    case 'resolve': return ['Looking up', 'Looked up'].map((v) => `${v} ${element(targets[input.ref], input.ref)}`);
+    case 'back': return ['Going back', 'Went back', 'Go back'];
+    case 'wait_for': return ['Waiting for', 'Saw', 'Wait for'].map((v) => `${v} “${clip(String(input.text || ''), 60)}”`);
+    case 'resolve': return ['Looking up', 'Looked up', 'Look up'].map((v) => `${v} ${element(targets[input.ref], input.ref)}`);
     case 'ask_user': {
-      if (input.secret_ref) return ['Asking', 'Asked'].map((v) => `${v} you for ${secretWords(targets[input.secret_ref]?.secret)} of ${element(targets[input.secret_ref], input.secret_ref)}`);
-      return ['Asking you', 'Asked you'];
+      if (input.secret_ref) return ['Asking', 'Asked', 'Ask'].map((v) => `${v} you for ${secretWords(targets[input.secret_ref]?.secret)} of ${element(targets[input.secret_ref], input.secret_ref)}`);
+      return ['Asking you', 'Asked you', 'Ask you'];
     }
-    default: return [name, name];
+    default: return [name, name, name];
   }
 }
+
+/**
+ * A step the person is asked to allow, in words without refs ("Click “Buy now”"),
+ * for questions such as "Click “Buy now” on shop.test?".
+ * @param {{name:string, input?:any, targets?:Record<string, Target>}} step
+ */
+export const askWords = (step) => forms(step)[2];
 
 /**
  * The words for a step: while it runs ("Clicking “Sign in”"), once done
@@ -71,7 +80,7 @@ function pair({ name, input = {}, targets = {} }) {
  * @param {boolean|null} ok  null while running
  */
 export function stepWords(step, ok) {
-  const [doing, done] = pair(step);
+  const [doing, done] = forms(step);
   if (ok === null) return `${doing}…`;
   if (ok === false) return `Not done: ${doing.charAt(0).toLowerCase()}${doing.slice(1)}`;
   return done;

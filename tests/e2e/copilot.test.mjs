@@ -81,7 +81,7 @@ test('login: the person types the password into the panel, allows the sign-in; t
   await panel.getByRole('button', { name: 'Fill in' }).click();
   const allow = panel.getByRole('button', { name: 'Allow' });
   await allow.waitFor();
-  assert.match(await panel.textContent('#prompt'), /click A\d+ "Sign in": it may submit a form holding a password, card or code/);
+  assert.match(await panel.textContent('#prompt'), /^Click “Sign in” on 127\.0\.0\.1\? It may submit a form holding a password, card or code\./);
   await allow.click();
   await ended(panel, await done);
   assert.match(await lastReply(panel), /Signed in\. The page says: Welcome back, ada@example\.com/);
@@ -170,7 +170,7 @@ test('a task across two tabs: reading the other tab waits for the person (OpenAI
   await useModel('openai-compatible', 'two-tabs');
   const done = ask(panel, 'Copy the order number from the tab "Notes" into the Order number field here and save it.', { wait: false });
   await panel.getByRole('button', { name: 'Allow' }).waitFor();
-  assert.match(await panel.textContent('#prompt'), /reading the page on tab \d+ on “Notes”: it is not the tab the task started on/);
+  assert.match(await panel.textContent('#prompt'), /^Read the page of tab \d+ in “Notes”\? It is not the tab the task started on\./);
   await panel.getByRole('button', { name: 'Allow' }).click();
   await ended(panel, await done);
   assert.match(await lastReply(panel), /Copied order number 48213 from "Notes" and saved it/);
@@ -191,12 +191,15 @@ test('a purchase the person declines is not made (Anthropic)', async () => {
   const { page, panel } = await task('/copilot/shop.html?id=pro');
   const done = ask(panel, 'Buy the Pro grinder', { wait: false });
   await panel.getByRole('button', { name: 'Decline' }).waitFor();
-  assert.match(await panel.textContent('#prompt'), /click A\d+ "Buy now": its name says “buy”/);
+  // In words, without refs.
+  assert.match(await panel.textContent('#prompt'), /^Click “Buy now” on 127\.0\.0\.1\? Its name says “buy”\.AllowDecline$/);
+  // README's picture of a confirmation.
+  if (process.env.AXSNAP_UPDATE_DOCS) await panel.screenshot({ path: join(ROOT, 'docs/copilot-confirm.png') });
   await panel.getByRole('button', { name: 'Decline' }).click();
   await ended(panel, await done);
   assert.match(await lastReply(panel), /You declined the purchase, so nothing was bought/);
   assert.equal(await page.evaluate(() => window['bought']), undefined);
-  assert.match(await panel.textContent('#log'), /You declined: click A\d+ "Buy now"/);
+  assert.match(await panel.textContent('#log'), /You declined: click “Buy now” on 127\.0\.0\.1\./);
 });
 
 test('a click on a span the page made a control, named "Delete card", waits for the person as a button would (Anthropic)', async () => {
@@ -204,7 +207,7 @@ test('a click on a span the page made a control, named "Delete card", waits for 
   const { page, panel } = await task('/copilot/board.html');
   const done = ask(panel, 'Clear the board', { wait: false });
   await panel.getByRole('button', { name: 'Decline' }).waitFor();
-  assert.match(await panel.textContent('#prompt'), /click A\d+ "Delete card": its name says “delete”/);
+  assert.match(await panel.textContent('#prompt'), /^Click “Delete card” on 127\.0\.0\.1\? Its name says “delete”/);
   await panel.getByRole('button', { name: 'Decline' }).click();
   await ended(panel, await done);
   assert.match(await lastReply(panel), /You declined, so the card is still there/);
@@ -219,8 +222,8 @@ test('a page that orders the model to send it away: nothing happens unconfirmed 
   const done = ask(panel, 'Summarise this review', { wait: false });
   const prompts = await declineEach(panel, 2);
   await ended(panel, await done);
-  assert.match(prompts[0], /navigate to http:\/\/localhost:\d+\/collect\?data=.*: it leaves the site the task started on for localhost/);
-  assert.match(prompts[1], /click A\d+ "Send": its name says “send”/);
+  assert.match(prompts[0], /^Go to localhost:\d+\/collect\?data=.*\? It leaves the site the task started on for localhost\./);
+  assert.match(prompts[1], /^Click “Send” on 127\.0\.0\.1\? Its name says “send”/);
   assert.equal(page.url(), url, 'the tab never left the page');
   assert.equal(await page.evaluate(() => window['sent']), undefined, 'the form was never sent');
   // The system prompt said page content is data, and the page text came fenced.
@@ -267,7 +270,7 @@ test('a model that obeys the page cannot post its data to another site, put a se
     const prompts = await declineEach(panel, 1);
     await ended(panel, await done);
     assert.match(sent, /The co-pilot wants to send a form \(POST\) to localhost/);
-    assert.match(prompts[0], /click A\d+ "Make ada an admin": its name says “admin”/);
+    assert.match(prompts[0], /^Click “Make ada an admin” on 127\.0\.0\.1\? Its name says “admin”/);
     assert.deepEqual(evil.hits, [], 'nothing reached the other site');
     assert.equal(await page.evaluate(() => window['madeAdmin']), undefined, 'nobody was made an admin');
     assert.equal(await panel.getByLabel(/Type the/).count(), 0, 'the person was never asked to type a secret into the public field');
@@ -285,7 +288,7 @@ test('the first action on a site asks "act on it?"; "Always" is remembered and l
   const done = ask(panel, 'count', { wait: false });
   const always = panel.getByRole('button', { name: 'Always for 127.0.0.1' });
   await always.waitFor();
-  assert.match(await panel.textContent('#prompt'), /Let the co-pilot act on 127\.0\.0\.1\? It wants to click A\d+ "Count clicks"/);
+  assert.match(await panel.textContent('#prompt'), /^Let the co-pilot act on 127\.0\.0\.1\? It wants to click “Count clicks”\./);
   await always.click();
   await panel.getByRole('button', { name: 'Stop' }).click();
   await ended(panel, await done);
@@ -593,7 +596,7 @@ test('accessibility: keyboard only, named controls, visible focus, announcements
   await panel.keyboard.type('Buy the Pro grinder');
   await panel.keyboard.press('Enter');
   await panel.waitForFunction(() => document.activeElement?.textContent === 'Allow');
-  await panel.waitForFunction(() => /wants to click A\d+ "Buy now"/.test(document.getElementById('announce').textContent));
+  await panel.waitForFunction(() => /^Click “Buy now” on 127\.0\.0\.1\?/.test(document.getElementById('announce').textContent));
   await panel.keyboard.press('Tab');
   assert.equal(await panel.evaluate(() => document.activeElement?.textContent), 'Decline');
   await panel.keyboard.press('Enter');
