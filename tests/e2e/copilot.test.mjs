@@ -580,7 +580,7 @@ test('settings: stored under `provider`, Test connection says what failed or tha
   noLeaks();
 });
 
-test('accessibility: keyboard only, named controls, visible focus, announcements; axe-core finds nothing', async () => {
+test('accessibility: keyboard only, named controls, visible focus, announcements; axe-core finds nothing, in light and dark', async () => {
   await useModel('openai-compatible', 'buy');
   const { page, panel } = await task('/copilot/shop.html?id=pro');
   // Keyboard only: Tab to the message box, type, Enter; the confirmation takes focus; decline by keyboard.
@@ -599,6 +599,31 @@ test('accessibility: keyboard only, named controls, visible focus, announcements
   await panel.waitForFunction(() => /^Click “Buy now” on 127\.0\.0\.1\?/.test(document.getElementById('announce').textContent));
   await panel.keyboard.press('Tab');
   assert.equal(await panel.evaluate(() => document.activeElement?.textContent), 'Decline');
+  // axe-core, injected into the panel page, with every part on screen: the question, the working line, a
+  // queued message, the kept conversations, the sites allowed always, the first-run card, Settings.
+  const box = panel.getByRole('textbox', { name: 'Message' });
+  await box.fill('Thanks');
+  await box.press('Enter');
+  await panel.locator('#queue-box').waitFor();
+  await panel.evaluate(readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  await panel.evaluate(() => {
+    for (const id of ['settings', 'first-run']) document.getElementById(id).hidden = false;
+    for (const id of ['developer', 'history']) /** @type {HTMLDetailsElement} */ (document.getElementById(id)).open = true;
+  });
+  await panel.waitForFunction(() => document.querySelector('#history-list li') && document.querySelector('#always-sites li') && !document.getElementById('working').hidden);
+  for (const [scheme, background] of [['light', 'rgb(255, 255, 255)'], ['dark', 'rgb(30, 30, 30)']]) {
+    await panel.emulateMedia({ colorScheme: /** @type {any} */ (scheme) });
+    assert.equal(await panel.evaluate(() => getComputedStyle(document.body).backgroundColor), background, `${scheme}: the panel follows the browser`);
+    const violations = await panel.evaluate(async () => (await window['axe'].run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`));
+    assert.deepEqual(violations, [], scheme);
+  }
+  await panel.emulateMedia({ colorScheme: 'light' });
+  await panel.evaluate(() => {
+    document.getElementById('first-run').hidden = true;
+    for (const id of ['developer', 'history']) /** @type {HTMLDetailsElement} */ (document.getElementById(id)).open = false;
+  });
+  await panel.getByRole('button', { name: 'Remove queued message 1' }).click();
+  await panel.getByRole('button', { name: 'Decline' }).focus();
   await panel.keyboard.press('Enter');
   await ended(panel, before + 1);
   assert.equal(await page.evaluate(() => window['bought']), undefined);
@@ -609,11 +634,6 @@ test('accessibility: keyboard only, named controls, visible focus, announcements
     .filter((e) => !(e.textContent.trim() || e.getAttribute('aria-label') || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label')))
     .map((e) => e.outerHTML));
   assert.deepEqual(unnamed, []);
-  // axe-core, injected into the panel page.
-  await panel.evaluate(readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
-  await panel.evaluate(() => { document.getElementById('settings').hidden = false; document.getElementById('developer').open = true; });
-  const violations = await panel.evaluate(async () => (await window['axe'].run(document)).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`));
-  assert.deepEqual(violations, []);
   // axsnap's own snapshot of the panel: every control there with its name.
   const panelTab = await b.tabId(panel);
   const snap = await b.call({ cmd: 'snapshot', tabId: panelTab, options: { mode: 'interactive', full: true } });
