@@ -79,7 +79,7 @@ test('the dashboard on app.test: waits for the person, lists the tabs it may rea
   // Revoke: the port's closed event reaches the page.
   await openSites(panel);
   await panel.getByRole('button', { name: `Revoke ${origin}` }).click();
-  await app.getByText('axsnap closed this site\'s connection: revoked').waitFor({ timeout: 5000 });
+  await app.getByText('axsnap closed this site\'s connection: revoked').waitFor({ timeout: 15000 });
   for (const p of [inTarget, panel, app, target]) await p.close();
 });
 
