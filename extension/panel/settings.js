@@ -3,8 +3,8 @@
 // a managed install may preset it), `confirmWords`, `maxSteps`, `askMode`
 // ('site' or 'every') and `alwaysSites` (sites the co-pilot may act on
 // without asking first, revocable here). Access to the
-// endpoint is asked for at runtime (optional host permissions), and
-// "Test connection" says exactly what failed.
+// endpoint is asked for at runtime (optional host permissions, listed here
+// and revocable), and "Test connection" says exactly what failed.
 
 import { streamText } from 'ai';
 import { checkSettings, createModel, describeError, endpointOf, DEFAULT_BASE_URL } from '../agent/provider.js';
@@ -31,6 +31,30 @@ export async function loadSettings() {
 export async function allowAlways(site) {
   const { alwaysSites } = await loadSettings();
   if (!alwaysSites.includes(site)) await chrome.storage.local.set({ alwaysSites: [...alwaysSites, site] });
+}
+
+/**
+ * Lists the hosts Chrome lets the extension reach (#host-access): those the
+ * person granted can be taken back here; those the manifest gives (a managed
+ * install) only by removing the extension.
+ */
+async function renderHostAccess() {
+  const fixed = new Set(chrome.runtime.getManifest().host_permissions || []);
+  const { origins = [] } = await chrome.permissions.getAll();
+  document.getElementById('host-access').replaceChildren(...origins.map((pattern) => {
+    const li = document.createElement('li');
+    li.append(Object.assign(document.createElement('span'), { textContent: `${pattern} ` }));
+    if (fixed.has(pattern)) {
+      li.append(Object.assign(document.createElement('span'), { className: 'hint', textContent: '(given at install)' }));
+    } else {
+      const remove = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Take back' });
+      remove.setAttribute('aria-label', `Take back access to ${pattern}`);
+      remove.addEventListener('click', () => chrome.permissions.remove({ origins: [pattern] }));
+      li.append(remove);
+    }
+    return li;
+  }));
+  document.getElementById('host-access-empty').hidden = origins.length > 0;
 }
 
 /**
@@ -170,6 +194,9 @@ export async function bindSettings({ onSaved } = {}) {
     }
   });
   await fill();
+  await renderHostAccess();
+  chrome.permissions.onAdded.addListener(renderHostAccess);
+  chrome.permissions.onRemoved.addListener(renderHostAccess);
   // Settings preset or changed elsewhere (another panel, a managed install) show up here.
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && (changes.provider || changes.confirmWords || changes.maxSteps || changes.askMode || changes.alwaysSites)) fill();

@@ -297,6 +297,8 @@ test('the first action on a site asks "act on it?"; "Always" is remembered and l
   if (await settings.getAttribute('aria-expanded') !== 'true') await settings.click();
   await panel.getByRole('button', { name: 'Remove 127.0.0.1' }).click();
   await panel.waitForFunction(() => chrome.storage.local.get('alwaysSites').then((s) => s.alwaysSites.length === 0));
+  // Nothing granted by Chrome in this browser yet: Settings says so, beside the sites.
+  assert.match(await panel.getByRole('group', { name: 'Sites and servers Chrome lets axsnap reach' }).innerText(), /None: Chrome asks you when a model's server or a site under Sites needs it/);
 });
 
 /**

@@ -332,3 +332,14 @@ test('prompts wait in the order they came, the origin their subject; a page\'s t
   await answerPrompt(panel, z, 'Deny');
   for (const p of [panel, first, second, third]) await p.close();
 });
+
+test('Settings lists the host access Chrome gives axsnap; access given at install is marked, with nothing to take back there', async () => {
+  const page = await b.ctx.newPage();
+  await page.goto(server.url('/site.html'));
+  const panel = await openPanel(await b.tabId(page));
+  await panel.getByRole('button', { name: 'Settings', exact: true }).click();
+  const box = panel.getByRole('group', { name: 'Sites and servers Chrome lets axsnap reach' });
+  assert.match(await box.innerText(), /http:\/\/\*\.test\/\* \(given at install\)/);
+  assert.equal(await box.getByRole('button').count(), 0);
+  for (const p of [panel, page]) await p.close();
+});
