@@ -10,7 +10,7 @@ export type RequestId = string | number;
 export type ErrorCode =
   /** malformed request: not an object, a missing or unknown field, a wrong value type */
   | "bad_request"
-  /** the request is larger than 1 MB */
+  /** the request is larger than 1 MB (an upload: its files larger than 10 MB together) */
   | "too_large"
   /** cmd is not a command of this protocol */
   | "unknown_command"
@@ -50,6 +50,8 @@ export type ErrorCode =
   | "no_such_option"
   /** the element is not a checkbox, radio or switch */
   | "not_checkable"
+  /** the element is not an enabled <input type=file>, or it takes one file and was given more */
+  | "not_a_file_input"
   /** the tab does not exist (closed?) */
   | "no_tab"
   /** the debugger was detached from the tab; the next request attaches again */
@@ -880,6 +882,55 @@ export interface ScreenshotResult {
   clipped: boolean;
 }
 
+/** put files into a file input by ref, as if the person had picked them: the bytes travel in the request (never a path; 10 MB together at most), then the input fires input and change. Guarded callers: what the page then sends to another site is held as for `act` */
+export interface UploadRequest {
+  cmd: "upload";
+  /** a caller's request id, echoed in the answer */
+  id?: RequestId;
+  /** the tab; default: the caller's tab (a web page's own tab, else the active tab) */
+  tabId?: number;
+  /** the `<input type=file>`, like `A7` */
+  ref: string;
+  /** the files, in order (one unless the input is `multiple`; an empty list clears it) */
+  files: Array<{
+    /** the file's name as the page sees it (no folder) */
+    name?: string;
+    /** its type as the page sees it, like `application/pdf` (default: none) */
+    mimeType?: string;
+    /** its bytes, base64 */
+    data?: string;
+  }>;
+  /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
+  guard?: {
+    /** the allowed sites */
+    sites?: Array<string>;
+  };
+}
+
+export interface UploadResult {
+  /** the tab */
+  tabId: number;
+  /** the input */
+  ref: string;
+  /** the names the input holds now */
+  files: Array<string>;
+  /** their size together */
+  bytes: number;
+  /** guarded requests: what the page tried as the action ran and the network edge refused (a form sent, a navigation or a new window to a site not allowed, that the person declined or nobody could answer); the action itself was done */
+  blocked?: Array<{
+    /** the request's URL */
+    url: string;
+    /** its site */
+    site: string;
+    /** what it was */
+    kind: "form" | "navigation" | "popup";
+    /** the person declined, or nobody could answer */
+    reason: "declined" | "confirmation_unavailable";
+  }>;
+  /** guarded requests: the sites the person allowed in the side panel during this request (the co-pilot adds them to its task's scope) */
+  allowedSites?: Array<string>;
+}
+
 /** end a subscription of this port */
 export interface UnwatchRequest {
   cmd: "unwatch";
@@ -907,6 +958,7 @@ export interface Commands {
   ping: { request: PingRequest; result: PingResult };
   watch: { request: WatchRequest; result: WatchResult };
   screenshot: { request: ScreenshotRequest; result: ScreenshotResult };
+  upload: { request: UploadRequest; result: UploadResult };
   unwatch: { request: UnwatchRequest; result: UnwatchResult };
 }
 

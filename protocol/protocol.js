@@ -29,10 +29,18 @@ export const MAX_SCREENSHOT_BYTES = 3 * 1024 * 1024;
 /** A request larger than this (in JSON characters) is refused with `too_large`. */
 export const MAX_REQUEST_CHARS = 1 << 20;
 
+/** An `upload`'s files together may hold at most this many bytes (`too_large` beyond). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/**
+ * An `upload` request's own limit in JSON characters: its bytes as base64 and room for names.
+ * One request rather than chunks: a file half set in an input is worse than one refused whole.
+ */
+export const MAX_UPLOAD_CHARS = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 65536;
+
 /** Every error code any caller can see, with what it means. */
 export const ERRORS = {
   bad_request: 'malformed request: not an object, a missing or unknown field, a wrong value type',
-  too_large: 'the request is larger than 1 MB',
+  too_large: 'the request is larger than 1 MB (an `upload`: its files larger than 10 MB together)',
   unknown_command: '`cmd` is not a command of this protocol',
   forbidden: 'the caller may not reach this tab, frame, ref or command',
   consent_required: 'the person has not allowed this site yet: the axsnap panel asks them now (Allow once, Always allow, Deny)',
@@ -52,6 +60,7 @@ export const ERRORS = {
   not_a_select: 'the element is not a `<select>`',
   no_such_option: 'the `<select>` has no option with that value or label',
   not_checkable: 'the element is not a checkbox, radio or switch',
+  not_a_file_input: 'the element is not an enabled `<input type=file>`, or it takes one file and was given more',
   no_tab: 'the tab does not exist (closed?)',
   detached: 'the debugger was detached from the tab; the next request attaches again',
   debugger_busy: 'another debugger (DevTools) is attached to the tab',
@@ -171,6 +180,13 @@ const guard = {
 };
 /** Sites the person allowed in the side panel while a guarded request ran. */
 const allowedSites = { type: 'array', items: { type: 'string' }, description: 'guarded requests: the sites the person allowed in the side panel during this request (the co-pilot adds them to its task\'s scope)' };
+
+/** What a guarded request's network edge refused while it ran (edge.js). */
+const blocked = {
+  type: 'array', description: 'guarded requests: what the page tried as the action ran and the network edge refused (a form sent, a navigation or a new window to a site not allowed, that the person declined or nobody could answer); the action itself was done',
+  items: { type: 'object', properties: { url: string('the request\'s URL'), site: string('its site'), kind: { enum: ['form', 'navigation', 'popup'], description: 'what it was' },
+    reason: { enum: ['declined', 'confirmation_unavailable'], description: 'the person declined, or nobody could answer' } } },
+};
 
 /** A tab as `tabs` and the navigation commands describe it. */
 const TAB = {
@@ -315,11 +331,7 @@ export const COMMANDS = {
       },
       text: string('with `snapshot`: the snapshot, or what changed'), stats: STATS, ...FACTS, diff: DIFF,
       snapshotError: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, description: 'with `snapshot`: why there is none (the action was done)' },
-      blocked: {
-        type: 'array', description: 'guarded requests: what the page tried as the action ran and the network edge refused (a form sent, a navigation or a new window to a site not allowed, that the person declined or nobody could answer); the action itself was done',
-        items: { type: 'object', properties: { url: string('the request\'s URL'), site: string('its site'), kind: { enum: ['form', 'navigation', 'popup'], description: 'what it was' },
-          reason: { enum: ['declined', 'confirmation_unavailable'], description: 'the person declined, or nobody could answer' } } },
-      },
+      blocked,
       allowedSites,
     },
     optionalResult: ['ref', ...Object.values(ACTIONS).flatMap((a) => Object.keys(a.result || {})), 'settled', 'text', 'stats', ...Object.keys(FACTS), 'diff', 'snapshotError', 'blocked', 'allowedSites'],
@@ -413,6 +425,33 @@ export const COMMANDS = {
       clipped: boolean('the element is larger than the viewport or partly off screen: only its part on screen is shown'),
     },
     optionalResult: ['ref'],
+  },
+  upload: {
+    description: 'put files into a file input by ref, as if the person had picked them: the bytes travel in the request (never a path; 10 MB together at most), then the input fires input and change. Guarded callers: what the page then sends to another site is held as for `act`',
+    fields: {
+      tabId, ref: string('the `<input type=file>`, like `A7`', { maxLength: 16 }),
+      files: {
+        type: 'array', description: 'the files, in order (one unless the input is `multiple`; an empty list clears it)',
+        items: {
+          type: 'object', required: ['name', 'data'],
+          properties: {
+            name: string('the file\'s name as the page sees it (no folder)', { maxLength: 255 }),
+            mimeType: string('its type as the page sees it, like `application/pdf` (default: none)', { maxLength: 127 }),
+            data: string('its bytes, base64'),
+          },
+        },
+      },
+      guard,
+    },
+    required: ['ref', 'files'],
+    maxChars: MAX_UPLOAD_CHARS,
+    result: {
+      tabId: integer('the tab'), ref: string('the input'),
+      files: { type: 'array', items: { type: 'string' }, description: 'the names the input holds now' },
+      bytes: integer('their size together'),
+      blocked, allowedSites,
+    },
+    optionalResult: ['blocked', 'allowedSites'],
   },
   unwatch: {
     description: 'end a subscription of this port',

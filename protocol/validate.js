@@ -98,8 +98,12 @@ export function requestId(msg) {
  * @returns {Record<string, any> & {cmd: string}}
  */
 export function validateRequest(msg) {
-  if (jsonSize(msg, MAX_REQUEST_CHARS) > MAX_REQUEST_CHARS) {
-    throw new AxError('too_large', `the request is larger than ${MAX_REQUEST_CHARS} characters: send less (a shorter value?)`);
+  // The size first, before anything else is read; a command with a limit of its own (upload) is measured against that.
+  const named = isObject(msg) ? /** @type {any} */ (msg).cmd : undefined;
+  const cmd = typeof named === 'string' && has(COMMANDS, named) ? named : undefined;
+  const limit = (cmd && COMMANDS[cmd].maxChars) || MAX_REQUEST_CHARS;
+  if (jsonSize(msg, limit) > limit) {
+    throw new AxError('too_large', `the request is larger than ${limit} characters: send less (${cmd === 'upload' ? 'smaller files' : 'a shorter value?'})`);
   }
   const commands = Object.keys(COMMANDS).join(', ');
   if (!isObject(msg)) throw new AxError('bad_request', `a request is an object like {cmd:"snapshot"}; commands: ${commands}`);

@@ -43,7 +43,7 @@ const stale = (t, why) => new AxError('stale_ref', `${t.ref} is stale: ${why}; t
  * above it) for the action.
  * @param {Target} t
  */
-async function bind(t) {
+export async function bind(t) {
   const here = await locateFrame(t.tabId, t.frame);
   if (!here) throw stale(t, 'its frame is gone');
   if (!t.document || here.document !== t.document) throw stale(t, `the page it belongs to was replaced (the frame now shows ${here.url})`);
@@ -74,7 +74,7 @@ async function owners(t, here) {
   return out;
 }
 
-function release(t) {
+export function release(t) {
   for (const o of [t, ...(t.owners || [])]) {
     if (o.objectId) send(t.tabId, o.sessionId, 'Runtime.releaseObject', { objectId: o.objectId }).catch(() => {});
   }

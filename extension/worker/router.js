@@ -4,7 +4,7 @@
 // {ok:false, error:{code, message}} — here and nowhere else.
 
 import { validateRequest, requestId } from '../../protocol/validate.js';
-import { PROTOCOL_VERSION, OPTIONS, FEATURES } from '../../protocol/protocol.js';
+import { PROTOCOL_VERSION, OPTIONS, FEATURES, MAX_UPLOAD_BYTES } from '../../protocol/protocol.js';
 import { AxError, toPayload } from './errors.js';
 import { COMMANDS as PROTOCOL_COMMANDS } from '../../protocol/protocol.js';
 import { allowed, checkCommand, checkConsent, commandsFor, mayReachTab, targetTab, visibleFrames, refScope, restrictedReason, navigableUrl, seesTopPage, tabAsSeenBy } from './policy.js';
@@ -15,6 +15,7 @@ import { act, present } from './actions.js';
 import { waitFor } from './wait.js';
 import { highlight, clearHighlight } from './highlight.js';
 import { capture } from './screenshot.js';
+import { upload } from './upload.js';
 import { watch } from './settle.js';
 import { tabSession, forget, checkOpen, coreReady, allTypedMemories } from './session.js';
 import { gather, scrubAnswer } from './typed.js';
@@ -121,6 +122,18 @@ async function actAndLook(req, caller, tabId, t, to, guarding) {
   }
 }
 
+/** An upload's files checked before anything reaches the page: names, base64, their size together. */
+function uploadSize(files) {
+  let bytes = 0;
+  for (const [i, f] of files.entries()) {
+    if (!f.name || /[/\\\0]/.test(f.name)) throw new AxError('bad_request', `files[${i}].name must be a file's name without a folder`);
+    if (typeof f.data !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(f.data) || f.data.length % 4) throw new AxError('bad_request', `files[${i}].data must be base64`);
+    bytes += (f.data.length / 4) * 3 - (f.data.endsWith('==') ? 2 : f.data.endsWith('=') ? 1 : 0);
+  }
+  if (bytes > MAX_UPLOAD_BYTES) throw new AxError('too_large', `the files are ${bytes} bytes together, more than ${MAX_UPLOAD_BYTES}: nothing was put in the input`);
+  return bytes;
+}
+
 /** One function per command of the protocol, each given the validated request and the caller. */
 const COMMANDS = {
   ping: async () => ({ version: version(), protocol: PROTOCOL_VERSION }),
@@ -211,6 +224,27 @@ const COMMANDS = {
     const t = req.ref === undefined ? null : await target(tabId, req.ref, caller);
     const shot = await capture(tabId, t, await tabSession(tabId));
     return { tabId, ...(t ? { ref: t.ref } : {}), ...shot };
+  },
+
+  upload: async (req, caller) => {
+    const tabId = await tabOf(req, caller);
+    await readable(tabId, caller);
+    await attachTab(tabId);
+    const bytes = uploadSize(req.files);
+    const t = await target(tabId, req.ref, caller);
+    // The page may send the files on as the input changes (a form submitted from its change handler): held as an act's press would be.
+    const guard = await guardOf(caller, req);
+    const guarding = guard ? await guardAct(guard, tabId, t, { action: 'upload' }) : null;
+    let done;
+    try {
+      done = { tabId, ref: t.ref, ...(await upload(t, req.files)) };
+      await guarding?.idle();
+    } finally {
+      const said = await guarding?.stop();
+      if (done && said) Object.assign(done, said);
+    }
+    if (done.bytes !== bytes) throw new AxError('internal', `${bytes} bytes were sent, the input holds ${done.bytes}`);
+    return done;
   },
 
   wait_for: async (req, caller) => {

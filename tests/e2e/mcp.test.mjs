@@ -6,8 +6,9 @@
 // turned off mid-call, and the extension restarting under a call.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { request } from 'node:http';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
@@ -99,10 +100,10 @@ after(async () => {
   await server?.close();
 });
 
-test('the agent lists seven tools, each said in one short line', async () => {
+test('the agent lists eight tools, each said in one short line', async () => {
   const { tools } = await agentA.client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(),
-    ['browser_act', 'browser_navigate', 'browser_resolve', 'browser_screenshot', 'browser_snapshot', 'browser_tabs', 'browser_wait_for']);
+    ['browser_act', 'browser_navigate', 'browser_resolve', 'browser_screenshot', 'browser_snapshot', 'browser_tabs', 'browser_upload', 'browser_wait_for']);
   for (const t of tools) assert.ok(t.description.length <= 200, t.name);
   const act = tools.find((t) => t.name === 'browser_act');
   assert.deepEqual(/** @type {any} */ (act.inputSchema.properties).action.enum, Object.keys(ACTIONS), 'the protocol\'s actions, drag among them');
@@ -160,6 +161,24 @@ test('an agent gets a screenshot as MCP image content, the password painted over
   assert.deepEqual(tools.find((t) => t.name === 'browser_screenshot').annotations,
     { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
   assert.equal((await agentA.call('browser_screenshot', { ref: 'A999' })).code, 'unknown_ref');
+});
+
+test('an agent uploads a file from its own computer into a file input by ref', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'axsnap-upload-'));
+  const file = join(dir, 'report.csv');
+  writeFileSync(file, 'a,b\n1,2\n');
+  await agentA.ok('browser_navigate', { url: server.url('/tools.html') });
+  const snap = await agentA.ok('browser_snapshot', { mode: 'interactive' });
+  const input = refOf(snap, '"Attachment"');
+  assert.equal(await agentA.ok('browser_upload', { ref: input, paths: [file] }), `${input} holds report.csv (8 bytes)`);
+  const page = await pageAt(server.url('/tools.html'));
+  await page.waitForFunction(() => document.getElementById('chosen').textContent !== 'nothing chosen');
+  assert.equal(await page.textContent('#chosen'), 'report.csv (text/csv, 8 bytes): a,b\n1,2\n');
+  // Only a path the agent names, whole: a relative one or a folder is refused before anything is sent.
+  assert.equal((await agentA.call('browser_upload', { ref: input, paths: ['report.csv'] }, { echoes: true })).code, 'bad_request');
+  assert.equal((await agentA.call('browser_upload', { ref: input, paths: [dir] }, { echoes: true })).code, 'bad_request');
+  rmSync(dir, { recursive: true });
+  await agentA.ok('browser_navigate', { back: true });
 });
 
 test('wait_for sees text that comes later, and cannot be used to learn a secret', async () => {

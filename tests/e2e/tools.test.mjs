@@ -86,3 +86,27 @@ test('screenshot refusals are typed: a hidden element, a ref never issued, a wor
   assert.equal((await ctx.b.call({ cmd: 'screenshot', tabId, ref: 'nope' })).error.code, 'bad_ref');
   await page.close();
 });
+
+const b64 = (text) => Buffer.from(text).toString('base64');
+
+test('upload puts files into a file input by ref, and the page reads them as if the person had picked them', async () => {
+  const { page, tabId } = await open();
+  const snap = await call({ cmd: 'snapshot', tabId });
+  const attach = refOf(snap.text, '"Attachment"');
+  const files = [{ name: 'notes.txt', mimeType: 'text/plain', data: b64('héllo, wörld') }, { name: 'data.bin', data: b64('\u0000\u0001') }];
+  const done = await call({ cmd: 'upload', tabId, ref: attach, files });
+  assert.deepEqual([done.files, done.bytes], [['notes.txt', 'data.bin'], 16]);
+  await page.waitForFunction(() => document.getElementById('chosen').textContent !== 'nothing chosen');
+  assert.equal(await page.textContent('#chosen'), 'notes.txt (text/plain, 14 bytes): héllo, wörld; data.bin (no type, 2 bytes): \u0000\u0001');
+  // Refusals, with nothing put in the input: one file only, not a file input, no base64, a folder in the name, over 10 MB.
+  const photo = refOf(snap.text, '"Photo"');
+  const name = refOf(snap.text, 'textbox "Name"');
+  const refused = async (msg) => (await ctx.b.call({ cmd: 'upload', tabId, ...msg })).error.code;
+  assert.equal(await refused({ ref: photo, files }), 'not_a_file_input');
+  assert.equal(await refused({ ref: name, files: files.slice(0, 1) }), 'not_a_file_input');
+  assert.equal(await refused({ ref: photo, files: [{ name: 'a.txt', data: 'not base64!' }] }), 'bad_request');
+  assert.equal(await refused({ ref: photo, files: [{ name: '../a.txt', data: b64('a') }] }), 'bad_request');
+  assert.equal(await refused({ ref: photo, files: [{ name: 'big.bin', data: 'A'.repeat(14 * 1024 * 1024) }] }), 'too_large');
+  assert.equal(await page.$eval('#photo', (e) => e.files.length), 0);
+  await page.close();
+});

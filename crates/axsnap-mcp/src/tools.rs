@@ -146,6 +146,21 @@ pub struct ScreenshotParams {
     pub tab_id: Option<u64>,
 }
 
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadParams {
+    /// The file input, like "A7"
+    #[serde(rename = "ref")]
+    pub target: String,
+    /// Absolute paths of files on this computer (several only if the input takes several; [] clears it)
+    pub paths: Vec<String>,
+    /// Default: the current tab
+    pub tab_id: Option<u64>,
+}
+
+/// The files of one upload together, at most (the extension's MAX_UPLOAD_BYTES, protocol/protocol.js).
+pub const MAX_UPLOAD_BYTES: u64 = 10 * 1024 * 1024;
+
 /// The MCP server: the tools, the bridge, and which tab the agent works in.
 #[derive(Clone)]
 pub struct Browser {
@@ -506,6 +521,24 @@ impl Browser {
     }
 
     #[tool(
+        title = "Upload files",
+        input_schema = lean_schema::<UploadParams>(),
+        description = "Put files from this computer into a file input by ref, as if the person picked them (10 MB together at most).",
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = true)
+    )]
+    async fn browser_upload(&self, Parameters(p): Parameters<UploadParams>) -> ToolResult {
+        respond(self.upload(p).await)
+    }
+
+    async fn upload(&self, p: UploadParams) -> Result<String, CallError> {
+        // The files are read before anything reaches the extension: a missing one sends nothing.
+        let files = read_upload(&p.paths)?;
+        let t = self.tab(p.tab_id).await?;
+        let done = self.call(json!({"cmd": "upload", "tabId": t, "ref": p.target, "files": files}), CALL_DEADLINE).await?;
+        Ok(format_upload(&done))
+    }
+
+    #[tool(
         title = "Wait for the page",
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true),
         input_schema = lean_schema::<WaitForParams>(),
@@ -577,6 +610,76 @@ impl Shot {
         }
         Ok(Shot { data: data.to_string(), mime_type: a["mimeType"].as_str().unwrap_or("image/png").to_string(), caption })
     }
+}
+
+/// The files an agent names, as the protocol's `upload` carries them: only paths it gave (never one a page
+/// chose), regular files, their sizes checked before a byte is read.
+pub fn read_upload(paths: &[String]) -> Result<Vec<Value>, CallError> {
+    let bad = |m: String| CallError::new("bad_request", m);
+    let mut total = 0;
+    let mut sized = Vec::new();
+    for p in paths {
+        let path = std::path::Path::new(p);
+        if !path.is_absolute() {
+            return Err(bad(format!("{p} is not an absolute path: name the file from the root (/home/…, C:\\…)")));
+        }
+        let meta = std::fs::metadata(path).map_err(|e| bad(format!("{p}: {e}")))?;
+        if !meta.is_file() {
+            return Err(bad(format!("{p} is not a file")));
+        }
+        total += meta.len();
+        sized.push(path);
+    }
+    if total > MAX_UPLOAD_BYTES {
+        return Err(CallError::new("too_large", format!("the files are {total} bytes together, more than {MAX_UPLOAD_BYTES}: nothing was sent")));
+    }
+    sized
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(path).map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let mut file = json!({"name": name, "data": data_encoding::BASE64.encode(&bytes)});
+            if let Some(t) = mime_type(path) {
+                file["mimeType"] = json!(t);
+            }
+            Ok(file)
+        })
+        .collect()
+}
+
+/// The type a browser's picker would give the commonest files, from the name; none for the rest, as a picker does.
+fn mime_type(path: &std::path::Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "txt" => "text/plain",
+        "csv" => "text/csv",
+        "html" | "htm" => "text/html",
+        "json" => "application/json",
+        "pdf" => "application/pdf",
+        "zip" => "application/zip",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        "doc" => "application/msword",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        _ => return None,
+    })
+}
+
+/// What an upload did, in one line: what the input holds now, and what the page was stopped from sending.
+pub fn format_upload(done: &Value) -> String {
+    let names: Vec<&str> = done["files"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let mut line = match names.len() {
+        0 => format!("{} is empty now", done["ref"].as_str().unwrap_or("the input")),
+        _ => format!("{} holds {} ({} bytes)", done["ref"].as_str().unwrap_or("the input"), names.join(", "), done["bytes"]),
+    };
+    for b in done["blocked"].as_array().into_iter().flatten() {
+        line.push_str(&format!("; held: a {} to {} ({})", b["kind"].as_str().unwrap_or("request"), b["site"].as_str().unwrap_or("?"), b["reason"].as_str().unwrap_or("")));
+    }
+    line
 }
 
 fn quote(v: &Value) -> String {
@@ -707,6 +810,24 @@ mod tests {
     }
 
     #[test]
+    fn uploads_read_only_named_regular_files_within_the_cap() {
+        let dir = std::env::temp_dir().join(format!("axsnap-upload-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let notes = dir.join("notes.TXT");
+        std::fs::write(&notes, "hi").unwrap();
+        let files = read_upload(&[notes.display().to_string()]).unwrap();
+        assert_eq!(files, vec![json!({"name": "notes.TXT", "mimeType": "text/plain", "data": "aGk="})]);
+        assert_eq!(read_upload(&["notes.txt".into()]).unwrap_err().code, "bad_request");
+        assert_eq!(read_upload(&[dir.display().to_string()]).unwrap_err().code, "bad_request");
+        let big = dir.join("big.bin");
+        std::fs::File::create(&big).unwrap().set_len(MAX_UPLOAD_BYTES + 1).unwrap();
+        assert_eq!(read_upload(&[big.display().to_string()]).unwrap_err().code, "too_large");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(format_upload(&json!({"ref": "A3", "files": ["a.pdf", "b.png"], "bytes": 12})), "A3 holds a.pdf, b.png (12 bytes)");
+        assert_eq!(format_upload(&json!({"ref": "A3", "files": [], "bytes": 0, "blocked": [{"kind": "form", "site": "evil.test", "reason": "declined"}]})), "A3 is empty now; held: a form to evil.test (declined)");
+    }
+
+    #[test]
     fn tab_lists_mark_the_current_and_shared_tabs() {
         let list = json!({"tabs": [
             {"tabId": 3, "title": "Cart", "url": "https://shop.example/cart"},
@@ -728,7 +849,7 @@ mod tests {
     fn every_tool_has_a_short_description_and_an_object_schema() {
         let tools = Browser::tool_router().list_all();
         let names: Vec<_> = tools.iter().map(|t| t.name.to_string()).collect();
-        assert_eq!(names.len(), 7, "{names:?}");
+        assert_eq!(names.len(), 8, "{names:?}");
         for t in &tools {
             let d = t.description.as_deref().unwrap_or("");
             assert!(!d.is_empty() && d.len() <= 200, "{}: {d}", t.name);
@@ -772,7 +893,7 @@ mod tests {
         for name in ["mode", "maxChars", "root"] {
             assert!(options.get(name).is_some(), "the protocol has no snapshot option {name}");
         }
-        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back", "wait_for", "screenshot"] {
+        for cmd in ["snapshot", "act", "resolve", "tabs", "navigate", "back", "wait_for", "screenshot", "upload"] {
             assert!(defs.get(format!("{cmd}Request")).is_some(), "the protocol has no command {cmd}");
         }
         let tabs = &defs["tabsRequest"]["properties"]["action"]["enum"];
