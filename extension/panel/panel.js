@@ -262,7 +262,7 @@ const host = {
 
   /** The person types a secret into the panel; the panel fills the page with it through the extension. */
   async askSecret(r) {
-    const label = `Type the ${r.reason.replace(/-/g, ' ')} for “${r.name}” (${r.ref}). It goes straight into the page; the co-pilot never sees it.`;
+    const label = `Type the ${r.reason.replace(/-/g, ' ')} for “${r.name}”. It goes straight into the page; the co-pilot never sees it.`;
     announce(label);
     return showPrompt((finish) => {
       const form = document.createElement('form');
@@ -284,7 +284,7 @@ const host = {
         // The one path by which the person's secret reaches the page.
         const res = await send({ cmd: 'act', tabId: r.tabId, ref: r.ref, action: 'fill', value });
         if (!res?.ok) { error.textContent = `Could not fill it in: ${res?.error?.message || 'no answer'}`; return; }
-        add({ kind: 'notice', text: `You filled in ${r.ref} “${r.name}”.` });
+        add({ kind: 'notice', text: `You filled in “${r.name}”.` });
         finish(true);
       });
       setTimeout(() => field.focus(), 0);
