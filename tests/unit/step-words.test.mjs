@@ -1,7 +1,7 @@
 // Steps in words: what the person reads in the panel instead of refs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stepWords } from '../../extension/panel/step-words.js';
+import { stepWords, askWords } from '../../extension/panel/step-words.js';
 
 const signIn = { A2: { role: 'button', name: 'Sign in' } };
 
@@ -26,4 +26,12 @@ test('reading, going and waiting', () => {
   assert.equal(stepWords({ name: 'navigate', input: { url: 'https://example.com/a' } }, true), 'Went to example.com/a');
   assert.equal(stepWords({ name: 'wait_for', input: { text: 'Price:' } }, true), 'Saw “Price:”');
   assert.equal(stepWords({ name: 'back', input: {} }, true), 'Went back');
+});
+
+test('a step the person is asked to allow reads as a request, by names, never refs', () => {
+  assert.equal(askWords({ name: 'act', input: { action: 'click', ref: 'A2' }, targets: signIn }), 'Click “Sign in”');
+  assert.equal(askWords({ name: 'act', input: { action: 'drag', ref: 'A2', to: 'A5' }, targets: { ...signIn, A5: { role: 'listitem', name: 'Done' } } }), 'Drag “Sign in” onto “Done”');
+  assert.equal(askWords({ name: 'snapshot', input: { tab: 7 } }), 'Read the page of tab 7');
+  assert.equal(askWords({ name: 'navigate', input: { url: 'https://shop.test/pay' } }), 'Go to shop.test/pay');
+  assert.equal(askWords({ name: 'tabs', input: { action: 'open', url: 'https://shop.test/' } }), 'Open shop.test/ in a new tab');
 });
