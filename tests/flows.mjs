@@ -168,6 +168,7 @@ export function inlineLinks(text) {
 }
 
 const FOCUSED = ' focused';
+const SELECTED = ' selected';
 const firstRef = (line) => line.split(/[ \u00a0]/).find((w) => /^A\d+$/.test(w));
 const count = (s, word) => s.split(word).length - 1;
 
@@ -180,7 +181,9 @@ const count = (s, word) => s.split(word).length - 1;
  * it ends `(with N lines below)`) are the first such line from the cursor on,
  * `~ ` changed is the first with the same first ref (without one: the same
  * words), `+ ` added goes at the cursor. When the diff shows a line that
- * gained the focus, each old line kept without being printed loses it.
+ * gained the focus, each old line kept without being printed loses it; one
+ * that gained the selection: each such line among its siblings (its depth,
+ * up to a line less deep) loses that.
  * @param {string} before  full text snapshot @param {string} diff  the diff's text
  * @returns {string[]|null}
  */
@@ -192,6 +195,8 @@ export function patch(before, diff) {
   const out = [];
   let cursor = 0;
   let focusMoved = false;
+  /** where in `out` a line gained the selection */
+  const selected = [];
   const find = (hit) => { for (let x = cursor; x < old.length; x++) if (hit(old[x])) return x; return -1; };
   const keepTo = (at) => { out.push(...old.slice(cursor, at).map((line) => ({ line, kept: true }))); };
   for (const entry of entries) {
@@ -211,15 +216,28 @@ export function patch(before, diff) {
       if (at < 0) return null;
       keepTo(at);
       focusMoved ||= count(line, FOCUSED) > count(old[at], FOCUSED);
+      if (count(line, SELECTED) > count(old[at], SELECTED)) selected.push(out.length);
       out.push({ line, kept: false });
       cursor = at + 1;
     } else if (mark === '+') {
       focusMoved ||= line.includes(FOCUSED);
+      if (line.includes(SELECTED)) selected.push(out.length);
       out.push({ line, kept: false });
     } else return null;
   }
   keepTo(old.length);
-  return out.map(({ line, kept }) => (kept && focusMoved ? line.replace(FOCUSED, '') : line));
+  const depth = (l) => l.length - l.replace(/^ +/, '').length;
+  const unselect = new Set();
+  for (const i of selected) {
+    const d = depth(out[i].line);
+    let first = i;
+    while (first > 0 && depth(out[first - 1].line) >= d) first--;
+    for (let x = first; x < out.length && (x <= i || depth(out[x].line) >= d); x++) if (out[x].kept && depth(out[x].line) === d) unselect.add(x);
+  }
+  return out.map(({ line, kept }, x) => {
+    const l = unselect.has(x) ? line.replace(SELECTED, '') : line;
+    return kept && focusMoved ? l.replace(FOCUSED, '') : l;
+  });
 }
 
 const FULL = { full: true };

@@ -314,7 +314,8 @@ struct Printer<'a> {
     said: Vec<bool>,
     /// A changed line that only lost the focus, left out.
     left_out: Vec<bool>,
-    /// An unchanged line that is printed because it holds the focus while the focus moved.
+    /// An unchanged line that is printed because it holds the focus while the focus moved,
+    /// or the selection while it moved among its siblings.
     focus_kept: Vec<bool>,
     /// The innermost line holding every change printed.
     within: Option<usize>,
@@ -391,11 +392,14 @@ impl<'a> Printer<'a> {
     fn plan(&mut self) {
         let n = self.entries.len();
         let old = self.old;
-        let focus_moved = self.entries.iter().any(|e| match e.mark {
-            '+' => raw(e.line).contains(FOCUSED),
-            '~' => focus_count(e.line) > e.at.map_or(0, |j| focus_count(&old[j])),
+        let gained = |e: &Entry, state: &str| match e.mark {
+            '+' => raw(e.line).contains(state),
+            '~' => state_count(e.line, state) > e.at.map_or(0, |j| state_count(&old[j], state)),
             _ => false,
-        });
+        };
+        let focus_moved = self.entries.iter().any(|e| gained(e, FOCUSED));
+        // The siblings (parent, depth) among which a line gained the selection.
+        let selection_moved: Vec<(Option<usize>, usize)> = self.entries.iter().filter(|e| gained(e, SELECTED)).map(|e| (e.parent, e.line.depth)).collect();
         let mut k = 0;
         while k < n {
             let e = &self.entries[k];
@@ -405,10 +409,11 @@ impl<'a> Printer<'a> {
                 k += below + 1;
                 continue;
             }
-            if focus_moved {
+            let selection_moved = selection_moved.contains(&(e.parent, e.line.depth));
+            if focus_moved || selection_moved {
                 let before = e.at.map(|j| &old[j]);
-                self.left_out[k] = e.mark == '~' && only_lost_focus(before, e.line);
-                self.focus_kept[k] = e.mark == ' ' && raw(e.line).contains(FOCUSED);
+                self.left_out[k] = e.mark == '~' && before.is_some_and(|b| only_lost(b, e.line, focus_moved, selection_moved));
+                self.focus_kept[k] = e.mark == ' ' && ((focus_moved && raw(e.line).contains(FOCUSED)) || (selection_moved && raw(e.line).contains(SELECTED)));
             }
             k += 1;
         }
@@ -488,7 +493,9 @@ impl<'a> Printer<'a> {
         let mut m = i;
         while m > self.cursor {
             let e = self.entry_of[m - 1];
-            if self.entries[e].mark != ' ' || self.said[e] {
+            // A line left out (it only lost the focus or the selection) is said after all when it places this one: by its ref.
+            let placing = self.left_out[e] && !self.entries[e].line.refs.is_empty();
+            if (self.entries[e].mark != ' ' && !placing) || self.said[e] {
                 break;
             }
             m -= 1;
@@ -539,14 +546,25 @@ fn raw(l: &Printed) -> String {
 }
 
 const FOCUSED: &str = " focused";
+/// One element of a list of options or tabs is selected, as one holds the focus.
+const SELECTED: &str = " selected";
 
-fn focus_count(l: &Printed) -> usize {
-    raw(l).matches(FOCUSED).count()
+fn state_count(l: &Printed, state: &str) -> usize {
+    raw(l).matches(state).count()
 }
 
-/// A changed line whose one change is that it lost the focus.
-fn only_lost_focus(before: Option<&Printed>, now: &Printed) -> bool {
-    before.is_some_and(|b| raw(b).replacen(FOCUSED, "", 1) == raw(now) && focus_count(b) > focus_count(now))
+/// A changed line whose one change is that it lost the focus (when `focus`)
+/// or the selection (when `selection`), or both.
+fn only_lost(before: &Printed, now: &Printed, focus: bool, selection: bool) -> bool {
+    let mut was = raw(before);
+    for (on, state) in [(focus, FOCUSED), (selection, SELECTED)] {
+        if on && state_count(before, state) > state_count(now, state) {
+            was = was.replacen(state, "", 1);
+        }
+    }
+    // Left out, it loses every state that moved: it must hold none of them now.
+    let holds = |on: bool, state: &str| on && raw(now).contains(state);
+    was == raw(now) && was != raw(before) && !holds(focus, FOCUSED) && !holds(selection, SELECTED)
 }
 
 const NO_CHANGE: &str = "no change since the previous snapshot";
@@ -564,7 +582,10 @@ const NO_CHANGE: &str = "no change since the previous snapshot";
 /// - `+ ` an added line, put at the cursor.
 ///
 /// The rest of the old lines are kept. When the diff shows a line that
-/// gained the focus, each kept line that was not printed loses it.
+/// gained the focus, each kept line that was not printed loses it; when it
+/// shows a line that gained the selection (`selected`), each kept line not
+/// printed among its siblings (the lines of its depth up to one less deep)
+/// loses that.
 pub fn patch(old: &str, diff: &str) -> Option<String> {
     let old: Vec<&str> = old.lines().collect();
     let mut lines = diff.lines();
@@ -575,6 +596,8 @@ pub fn patch(old: &str, diff: &str) -> Option<String> {
     let mut out: Vec<(String, bool)> = Vec::with_capacity(old.len());
     let mut cursor = 0;
     let mut focus_moved = false;
+    // Where in `out` a line gained the selection.
+    let mut selected = Vec::new();
     let find = |from: usize, hit: &dyn Fn(&str) -> bool| (from..old.len()).find(|&x| hit(old[x]));
     for entry in lines {
         let (mark, line) = (entry.chars().next()?, entry.get(2..)?);
@@ -605,17 +628,36 @@ pub fn patch(old: &str, diff: &str) -> Option<String> {
                 };
                 keep_to(&mut out, at, cursor);
                 focus_moved |= line.matches(FOCUSED).count() > old[at].matches(FOCUSED).count();
+                if line.matches(SELECTED).count() > old[at].matches(SELECTED).count() {
+                    selected.push(out.len());
+                }
                 out.push((line.to_string(), false));
                 cursor = at + 1;
             }
             '+' => {
                 focus_moved |= line.contains(FOCUSED);
+                if line.contains(SELECTED) {
+                    selected.push(out.len());
+                }
                 out.push((line.to_string(), false));
             }
             _ => return None,
         }
     }
     out.extend(old[cursor..].iter().map(|l| (l.to_string(), true)));
+    let depth = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let mut unselect = vec![false; out.len()];
+    for i in selected {
+        let d = depth(&out[i].0);
+        let first = (0..i).rev().take_while(|&x| depth(&out[x].0) >= d).last().unwrap_or(i);
+        let end = (i + 1..out.len()).find(|&x| depth(&out[x].0) < d).unwrap_or(out.len());
+        for x in first..end {
+            unselect[x] |= out[x].1 && depth(&out[x].0) == d;
+        }
+    }
+    for (x, (l, _)) in out.iter_mut().enumerate().filter(|&(x, _)| unselect[x]) {
+        *l = l.replacen(SELECTED, "", 1);
+    }
     Some(
         out.into_iter()
             .map(|(l, kept)| if kept && focus_moved { l.replacen(FOCUSED, "", 1) } else { l })
@@ -722,6 +764,16 @@ mod tests {
     }
 
     #[test]
+    fn the_option_that_only_lost_the_selection_is_left_out_when_a_sibling_gained_it() {
+        let old = vec![line(0, "combobox A1 \"Size\": S", &[1]), line(1, "option A2 \"S\" selected", &[2]), line(1, "option A3 \"M\"", &[3]), line(0, "tab A4 \"One\" selected", &[4])];
+        let new = vec![line(0, "combobox A1 \"Size\": M", &[1]), line(1, "option A2 \"S\"", &[2]), line(1, "option A3 \"M\" selected", &[3]), line(0, "tab A4 \"One\" selected", &[4])];
+        let shown = print(&old, &diff(&old, &new));
+        // The tab is no sibling of the options: it keeps its selection.
+        assert_eq!(shown.text, "~2\n~ combobox A1 \"Size\": M\n~  option A3 \"M\" selected\n");
+        assert_eq!(patch(&full(&old), &shown.text).as_deref(), Some(full(&new).as_str()));
+    }
+
+    #[test]
     fn a_moved_line_is_removed_and_added() {
         let old = page();
         let mut new = page();
@@ -764,14 +816,14 @@ mod tests {
     /// nest by at most one, refs unique per snapshot and shared between the
     /// two as a page's would be.
     fn arb_lines() -> impl Strategy<Value = Vec<Printed>> {
-        prop::collection::vec((0usize..4, 0usize..7, prop::option::of(0u32..12)), 0..30).prop_map(|specs| {
+        prop::collection::vec((0usize..4, 0usize..9, prop::option::of(0u32..12)), 0..30).prop_map(|specs| {
             let mut used = std::collections::HashSet::new();
             let mut depth = 0;
             specs
                 .into_iter()
                 .map(|(d, t, r)| {
                     depth = d.min(depth + 1);
-                    let word = ["Item", "button \"Go\"", "# Title", "Some text", "link", "textbox \"Name\" focused", "focused"][t];
+                    let word = ["Item", "button \"Go\"", "# Title", "Some text", "link", "textbox \"Name\" focused", "focused", "tab \"A\" selected", "option \"B\" selected focused"][t];
                     match r.filter(|r| used.insert(*r)) {
                         Some(r) => line(depth, &format!("{word} A{r}"), &[r]),
                         None => line(depth, word, &[]),
@@ -788,13 +840,15 @@ mod tests {
 
     /// The old lines after a few edits: changed, removed, added, moved.
     fn arb_pair() -> impl Strategy<Value = (Vec<Printed>, Vec<Printed>)> {
-        (arb_lines(), prop::collection::vec((0usize..5, any::<prop::sample::Index>(), 0usize..4), 0..6), 100u32..140).prop_map(|(old, edits, fresh)| {
+        (arb_lines(), prop::collection::vec((0usize..7, any::<prop::sample::Index>(), 0usize..5), 0..6), 100u32..140).prop_map(|(old, edits, fresh)| {
             let mut new = old.clone();
             for (n, (kind, at, t)) in edits.into_iter().enumerate() {
                 let i = at.index(new.len() + 1);
-                let word = ["Item", "Some text", "checkbox \"Done\"", "focused"][t];
+                let word = ["Item", "Some text", "checkbox \"Done\"", "focused", "tab \"C\" selected"][t];
                 match kind {
                     0 if i < new.len() => new[i].text.push_str(" focused"),
+                    5 if i < new.len() => new[i].text = new[i].text.replacen(" selected", "", 1),
+                    6 if i < new.len() => new[i].text.push_str(" selected"),
                     1 if i < new.len() => {
                         new.remove(i);
                     }
