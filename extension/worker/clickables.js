@@ -12,7 +12,9 @@
 // DOMDebugger.getEventListeners over the document, shadow roots and
 // same-process frames included (`click`, `mousedown`, `pointerdown`; `drop`,
 // `dragover`, `dragenter` for drops: an empty board column shows nothing
-// else a drag could be dropped onto). Only
+// else a drag could be dropped onto). Each fact carries its box's area, for
+// the core to tell a card's own small control (a favourite heart) from
+// the card's label. Only
 // elements with a box of some size are reported: what cannot be seen
 // cannot be clicked. `<html>` and `<body>` never are: a listener there is
 // the page's, not a control's.
@@ -28,19 +30,19 @@ const DOCUMENT_ELEMENTS = new Set(['HTML', 'BODY']);
  * One document of a DOMSnapshot: its elements with a box, by backend id, and
  * whether each set `cursor: pointer` itself.
  * @param {any} doc  @param {string[]} strings
- * @returns {{frameId:string, boxed: Map<number, boolean>}}  backend id → pointer
+ * @returns {{frameId:string, boxed: Map<number, {pointer: boolean, area: number}>}}  backend id → its own pointer, its box's area
  */
 export function readDocument(doc, strings) {
   const { parentIndex, nodeType, nodeName, backendNodeId } = doc.nodes;
   /** node index → cursor of its box */
   const cursor = new Map();
-  /** node index → box has some size */
+  /** node index → area of its box, when it has some size */
   const sized = new Map();
   doc.layout.nodeIndex.forEach((ni, li) => {
     const style = doc.layout.styles[li];
     cursor.set(ni, style && style.length ? strings[style[0]] : '');
     const b = doc.layout.bounds[li];
-    if (b && b[2] > 0 && b[3] > 0) sized.set(ni, true);
+    if (b && b[2] > 0 && b[3] > 0) sized.set(ni, areaOf(b[2], b[3]));
   });
   // The cursor a node would inherit: its nearest ancestor with a box (a
   // shadow root or a display:contents element has none).
@@ -51,19 +53,22 @@ export function readDocument(doc, strings) {
     return '';
   };
   const boxed = new Map();
-  for (const ni of sized.keys()) {
+  for (const [ni, area] of sized) {
     if (nodeType[ni] !== ELEMENT || DOCUMENT_ELEMENTS.has(strings[nodeName[ni]])) continue;
-    boxed.set(backendNodeId[ni], cursor.get(ni) === 'pointer' && inherited(ni) !== 'pointer');
+    boxed.set(backendNodeId[ni], { pointer: cursor.get(ni) === 'pointer' && inherited(ni) !== 'pointer', area });
   }
   return { frameId: strings[doc.frameId], boxed };
 }
+
+/** A box's area in whole square pixels, at least 1 (a box of some size has some). */
+export const areaOf = (width, height) => Math.max(1, Math.round(width * height));
 
 /**
  * The facts of one session's documents, per frame.
  * @param {{documents:any[], strings:string[]}} snap  a DOMSnapshot.captureSnapshot answer
  * @param {number[]} listening  backend ids of elements with a click listener
  * @param {number[]} [dropping]  backend ids of elements with a drop listener
- * @returns {Map<string, Array<{backendNodeId:number, pointer:boolean, listener:boolean, drop?:boolean}>>}
+ * @returns {Map<string, ClickFact[]>}
  */
 export function clickFacts(snap, listening, dropping = []) {
   const listens = new Set(listening);
@@ -72,8 +77,8 @@ export function clickFacts(snap, listening, dropping = []) {
   for (const doc of snap.documents) {
     const { frameId, boxed } = readDocument(doc, snap.strings);
     const facts = [];
-    for (const [backendNodeId, pointer] of boxed) {
-      const fact = clickFact(backendNodeId, pointer, listens, drops);
+    for (const [backendNodeId, { pointer, area }] of boxed) {
+      const fact = clickFact(backendNodeId, pointer, area, listens, drops);
       if (fact) facts.push(fact);
     }
     out.set(frameId, facts);
@@ -81,20 +86,34 @@ export function clickFacts(snap, listening, dropping = []) {
   return out;
 }
 
+/** @typedef {{backendNodeId:number, pointer:boolean, listener:boolean, area:number, drop?:boolean}} ClickFact */
+
 /**
  * The fact of an element with a box of some size, or null when it says nothing.
- * @param {number} backendNodeId  @param {boolean} pointer  @param {Set<number>} listens  @param {Set<number>} drops
+ * @param {number} backendNodeId  @param {boolean} pointer  @param {number} area
+ * @param {Set<number>} listens  @param {Set<number>} drops
+ * @returns {ClickFact|null}
  */
-function clickFact(backendNodeId, pointer, listens, drops) {
+function clickFact(backendNodeId, pointer, area, listens, drops) {
   const listener = listens.has(backendNodeId);
   // Said only where true: most pages have no drop targets, and every fact crosses into the Wasm.
-  if (drops.has(backendNodeId)) return { backendNodeId, pointer, listener, drop: true };
-  if (pointer || listener) return { backendNodeId, pointer, listener };
+  if (drops.has(backendNodeId)) return { backendNodeId, pointer, listener, area, drop: true };
+  if (pointer || listener) return { backendNodeId, pointer, listener, area };
   return null;
 }
 
 /**
- * @typedef {{key: string, document?: string, facts: Map<number, {backendNodeId:number, pointer:boolean, listener:boolean, drop?:boolean}>,
+ * A changed element's fact as the watcher codes it (incremental.js): 0
+ * without a box of some size; else its box's area times 4, plus 1, or
+ * plus 2 when it sets cursor: pointer itself.
+ * @param {number} code
+ */
+export function decodeFact(code) {
+  return code > 0 ? { pointer: code % 4 === 2, area: Math.floor(code / 4) } : null;
+}
+
+/**
+ * @typedef {{key: string, document?: string, facts: Map<number, ClickFact>,
  *   positions: Map<number, any>, clicks: Set<number>, drops: Set<number>}} KeptFacts
  *   the tab's only frame's facts at its last look, for the next look to update where the page changed
  */
@@ -119,12 +138,13 @@ export function updateFacts(kept, changed, now) {
   const facts = new Map();
   for (const [id, f] of kept.facts) {
     if (changed.has(id)) continue;
-    const fact = clickFact(id, f.pointer, listens, drops);
+    const fact = clickFact(id, f.pointer, f.area, listens, drops);
     if (fact) facts.set(id, fact);
   }
   const positions = new Map([...kept.positions].filter(([id]) => !changed.has(id)));
   for (const [id, { code, attributes }] of changed) {
-    const fact = code > 0 ? clickFact(id, code === 2, listens, drops) : null;
+    const box = decodeFact(code);
+    const fact = box ? clickFact(id, box.pointer, box.area, listens, drops) : null;
     if (fact) facts.set(id, fact);
     const place = positionOf(id, attributes);
     if (place) positions.set(id, place);

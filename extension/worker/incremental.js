@@ -240,8 +240,9 @@ function watcher() {
   };
   // The click facts of the changed places, as clickables.js reads them for the whole page from a
   // DOMSnapshot: per element of each root's subtree (of each list, its own element) in document order,
-  // 0 without a box of some size, 1 with one, 2 when it also sets cursor: pointer itself (its nearest
-  // ancestor with a box does not). A doubt when they cannot tell: an element scrolled, or the change
+  // 0 without a box of some size, else its area times 4 plus 1, or plus 2 when it also sets cursor:
+  // pointer itself (its nearest ancestor with a box does not): clickables.js decodeFact. A doubt when
+  // they cannot tell: an element scrolled, or the change
   // is of or inside a scrolling element (whose facts hold where its content lies).
   const factsOf = (roots, kids) => {
     if (s.scrolled) return { doubt: 'an element scrolled' };
@@ -257,7 +258,8 @@ function watcher() {
       if (scrolls(e)) doubtful = 'a scrolling element changed';
       const boxed = e.getClientRects().length > 0;
       const r = boxed ? e.getBoundingClientRect() : null;
-      out.push(r && r.width > 0 && r.height > 0 ? (style.cursor === 'pointer' && inherited !== 'pointer' ? 2 : 1) : 0);
+      out.push(r && r.width > 0 && r.height > 0
+        ? 4 * Math.max(1, Math.round(r.width * r.height)) + (style.cursor === 'pointer' && inherited !== 'pointer' ? 2 : 1) : 0);
       if (deep) for (const c of e.children) walk(c, boxed ? style.cursor : inherited, true, out);
     };
     for (const [i, place] of [...roots, ...kids].entries()) {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, refOf } from '../harness.mjs';
 import { serveApps, appNames } from '../apps/build.mjs';
-import { coverage } from '../apps/coverage.mjs';
+import { coverage, marksOf } from '../apps/coverage.mjs';
 
 let b, server, page, tabId;
 
@@ -97,7 +97,8 @@ async function check(app, { extras = false } = {}) {
 function hintedLines(text) {
   const out = new Map();
   for (const m of text.matchAll(/^ *(clickable|droptarget) (A\d+)(?: desc="(?:[^"\\]|\\.)*")?(?: (.*))?$/gm)) {
-    if (!/"/.test(m[3] || '')) out.set(m[2], { role: m[1], name: m[3] || '' });
+    // A line of no words (a card whose content starts below) is named by the lines below.
+    if (m[3] && !/"/.test(m[3])) out.set(m[2], { role: m[1], name: m[3] });
   }
   return out;
 }
@@ -250,6 +251,28 @@ test('divsoup: a drag onto a stale, covered or hidden element is refused with it
   res = await drag(doing);
   assert.equal(res.ok, true, JSON.stringify(res));
   assert.equal(await page.textContent('#status'), 'Moved Write report to Doing');
+});
+
+test('listings: a favourite heart and a "…" menu inside clickable cards have refs of their own; a card\'s text has none', async () => {
+  await open('listings');
+  const { text } = await check('listings', { extras: true });
+  const refs = refsIn(text);
+  const nodes = [];
+  for (const ref of refs) nodes.push((await b.call({ cmd: 'resolve', tabId, ref })).backendNodeId);
+  const marks = await marksOf(page, nodes);
+  assert.deepEqual(marks, ['open-lisbon', 'save-lisbon', 'open-tahoe', 'menu-tahoe', 'open-porto'], `one ref each, the Porto card's inherited-pointer text part of it:\n${text}`);
+  const heart = refs[1];
+  assert.match(text, new RegExp(`clickable ${heart} ♡\n`));
+  await page.evaluate(() => { window.heard = []; });
+  await act(heart, 'click');
+  assert.equal(await page.textContent('#status'), 'Saved Flat in Lisbon');
+  assert.deepEqual(await page.evaluate(() => window.heard), ['heart'], 'the heart\'s handler took the click, not the card\'s');
+  const { text: after } = await snap();
+  assert.match(after, new RegExp(`clickable ${heart} ♥`), 'the heart keeps its ref');
+  await act(after.match(/clickable (A\d+) …/)[1], 'click');
+  assert.equal(await page.textContent('#status'), 'Menu of Cabin in Tahoe');
+  await act(refOf(after, 'Studio in Porto'), 'click');
+  assert.equal(await page.textContent('#status'), 'Opened Studio in Porto');
 });
 
 test('mui: choose an account menu item, a room, a city from options loaded as you type, book and confirm', async () => {

@@ -28,17 +28,17 @@ const snap = {
 test('pointer set on an element itself counts, inherited does not; <body> never; no box, no fact', () => {
   const facts = clickFacts(snap, [12, 15, 16]);
   assert.deepEqual(facts.get('frame-1'), [
-    { backendNodeId: 13, pointer: true, listener: false },
-    { backendNodeId: 15, pointer: false, listener: true },
+    { backendNodeId: 13, pointer: true, listener: false, area: 1600 },
+    { backendNodeId: 15, pointer: false, listener: true, area: 16000 },
   ]);
 });
 
 test('an element taking drops is a fact whatever its cursor, marked drop; one without a box is not', () => {
   const facts = clickFacts(snap, [15], [14, 16]);
   assert.deepEqual(facts.get('frame-1'), [
-    { backendNodeId: 13, pointer: true, listener: false },
-    { backendNodeId: 14, pointer: false, listener: false, drop: true },
-    { backendNodeId: 15, pointer: false, listener: true },
+    { backendNodeId: 13, pointer: true, listener: false, area: 1600 },
+    { backendNodeId: 14, pointer: false, listener: false, area: 100, drop: true },
+    { backendNodeId: 15, pointer: false, listener: true, area: 16000 },
   ]);
 });
 
@@ -52,21 +52,21 @@ test('positions: counts and indices from aria attributes, positive numbers only'
 /** The facts kept from a look: 13 sets pointer, 15 listens, 20 is a list of 100 rows. */
 const kept = () => ({
   key: 'frame-1', document: 'd1', clicks: new Set([15]), drops: new Set(),
-  facts: new Map([[13, { backendNodeId: 13, pointer: true, listener: false }], [15, { backendNodeId: 15, pointer: false, listener: true }]]),
+  facts: new Map([[13, { backendNodeId: 13, pointer: true, listener: false, area: 1600 }], [15, { backendNodeId: 15, pointer: false, listener: true, area: 16000 }]]),
   positions: new Map([[20, { backendNodeId: 20, count: 100 }]]),
 });
 
 test('facts are updated where the page changed: the changed elements anew, the rest as kept, listeners as read now', () => {
   const changed = new Map([
-    [13, { code: 1, attributes: [] }], // still there, no longer sets pointer
-    [30, { code: 2, attributes: ['class', 'card'] }], // new, sets pointer
+    [13, { code: 4 * 1600 + 1, attributes: [] }], // still there, no longer sets pointer
+    [30, { code: 4 * 500 + 2, attributes: ['class', 'card'] }], // new, sets pointer, 500 px²
     [31, { code: 0, attributes: ['aria-posinset', '7'] }], // new, no box: no click fact, but its place in the list
-    [32, { code: 1, attributes: [] }], // new, listens (below)
+    [32, { code: 4 * 24 + 1, attributes: [] }], // new, listens (below)
   ]);
   const next = updateFacts(kept(), changed, { clicks: [32], drops: [] });
   assert.deepEqual([...next.facts.values()], [
-    { backendNodeId: 30, pointer: true, listener: false },
-    { backendNodeId: 32, pointer: false, listener: true },
+    { backendNodeId: 30, pointer: true, listener: false, area: 500 },
+    { backendNodeId: 32, pointer: false, listener: true, area: 24 },
   ]);
   assert.deepEqual([...next.positions.values()], [{ backendNodeId: 20, count: 100 }, { backendNodeId: 31, index: 7 }]);
 });

@@ -347,7 +347,8 @@ pub struct Scroll {
 /// control: its own `cursor: pointer` (set on it, not inherited from its
 /// parent), whether it listens for clicks (`click`, `mousedown`,
 /// `pointerdown`) and whether it takes drops (`drop`, `dragover`,
-/// `dragenter`). Only elements with a box on screen are reported.
+/// `dragenter`). Only elements with a box on screen are reported, with
+/// the box's area (square CSS pixels; 0 when not known).
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ClickFact {
@@ -359,6 +360,8 @@ pub struct ClickFact {
     pub listener: bool,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub drop: bool,
+    #[serde(default)]
+    pub area: f64,
 }
 
 /// Everything one snapshot is made from.

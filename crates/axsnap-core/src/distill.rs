@@ -304,8 +304,8 @@ impl<'a> Distiller<'a> {
             if let Some(note) = crate::extent::note(tree, id) {
                 children.extend([Out::Break, Out::Text(note, id), Out::Break]);
             }
-            // A clickable of no name is known by the words its line shows
-            // (nothing inside it has a ref of its own to split them).
+            // A clickable of no name is known by the words its line shows,
+            // less those of the controls inside with refs of their own.
             if let (Some(r), true) = (reference, self.clickable[id as usize] && node.name.trim().is_empty()) {
                 let words = crate::render::text::first_words(tree, &children);
                 self.asked[r as usize].words = Some(crate::words::clip(&words, Some(MAX_WORDS)));

@@ -48,6 +48,8 @@ pub struct Props {
     pub listener: bool,
     /// The element takes HTML5 drops (a DOM fact, not the tree's).
     pub drop: bool,
+    /// The area of the box of an element with a click fact, 0 when not known (a DOM fact).
+    pub area: f64,
     /// `aria-rowcount` / `aria-setsize` (a DOM fact, not the tree's).
     pub set_count: Option<u64>,
     /// `aria-rowindex` / `aria-posinset` (a DOM fact, not the tree's).
@@ -453,6 +455,7 @@ impl<'a> Facts<'a> {
             props.pointer = c.pointer;
             props.listener = c.listener;
             props.drop = c.drop;
+            props.area = c.area;
         }
         if let Some(p) = self.positions.get(&b) {
             props.set_count = p.count;

@@ -157,11 +157,13 @@ impl Segs {
 
 /// The words a clickable's line shows after its ref, given its content:
 /// the first line of it where that joins its line, else all of it (a
-/// clickable card holding a heading and a paragraph).
+/// clickable card holding a heading and a paragraph). Lines of controls
+/// inside with refs of their own (a card's favourite heart) are theirs.
 pub fn first_words(tree: &Tree, children: &[Out]) -> String {
     let lines = TextRenderer::new(tree, None).without_link_urls().render(children).lines;
     let joins = children.iter().all(|c| !matches!(c, Out::Element(e) if !inline_capable(e)));
-    let words = lines.iter().take(if joins { 1 } else { lines.len() }).map(|l| match &l.body {
+    let own = |l: &&Line| !matches!(&l.body, crate::lines::Body::Segments(segs) if segs.iter().any(|s| matches!(s, Segment::Ref(_))));
+    let words = lines.iter().filter(own).take(if joins { 1 } else { lines.len() }).map(|l| match &l.body {
         crate::lines::Body::Segments(segs) => segs.iter().filter_map(|s| if let Segment::Text(t) = s { Some(t.as_str()) } else { None }).collect::<String>(),
         _ => String::new(),
     });

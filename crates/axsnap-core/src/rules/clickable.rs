@@ -21,7 +21,12 @@ use crate::tree::{Node, NodeId, Tree};
 ///   candidate (a framework's delegated listener on a container; a column
 ///   taking drops whose heading is clickable: the heading stands for it);
 /// - a clickable encloses it (only the outermost of nested pointer
-///   elements: an icon in a pointer `div` is part of it).
+///   elements: an icon in a pointer `div` is part of it), unless it is a
+///   control of its own inside a clickable card or a link: it listens or
+///   sets its own pointer, and its box is at most half the card's (a
+///   favourite heart, a card's `…` menu; the card's label text inherits
+///   its pointer and has no listener, and a wrapper filling the card is
+///   the card).
 pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
     let n = tree.nodes.len();
     let candidate: Vec<bool> = (0..n as NodeId).map(|i| is_candidate(tree, i) && !actionable[i as usize]).collect();
@@ -31,24 +36,45 @@ pub fn find(tree: &Tree, actionable: &[bool]) -> Vec<bool> {
     let holds_actionable = crate::distill::holds(tree, actionable);
     let holds_candidate = crate::distill::holds(tree, &candidate);
     let mut clickable = vec![false; n];
-    // Pre-order from every root, carrying "inside a control or a clickable".
-    let mut stack: Vec<(NodeId, bool)> = (0..n as NodeId).filter(|&i| tree.node(i).parent.is_none()).map(|i| (i, false)).collect();
+    // Pre-order from every root, carrying what encloses each node.
+    let mut stack: Vec<(NodeId, Inside)> = (0..n as NodeId).filter(|&i| tree.node(i).parent.is_none()).map(|i| (i, Inside::Nothing)).collect();
     let mut seen = vec![false; n];
-    while let Some((id, covered)) = stack.pop() {
+    while let Some((id, inside)) = stack.pop() {
         let i = id as usize;
         if std::mem::replace(&mut seen[i], true) {
             continue;
         }
         let node = tree.node(id);
         let delegating = (node.props.listener || node.props.drop) && !node.props.pointer && node.children.iter().any(|&c| holds_candidate[c as usize]);
-        clickable[i] = candidate[i] && !covered && !holds_actionable[i] && !delegating;
+        let free = match inside {
+            Inside::Nothing => true,
+            Inside::Control => false,
+            Inside::Card(area) => (node.props.listener || node.props.pointer) && node.props.area > 0.0 && node.props.area * 2.0 <= area,
+        };
+        clickable[i] = candidate[i] && free && !holds_actionable[i] && !delegating;
         // A focusable container of controls (a popup with tabindex=-1) is
         // not itself the target: what is inside it still may be.
         let container = !node.role.is_control() && !node.props.editable && node.children.iter().any(|&c| holds_actionable[c as usize]);
-        let below = covered || clickable[i] || actionable[i] && !container;
+        let card = clickable[i] || actionable[i] && node.role == Role::Link;
+        let below = match inside {
+            Inside::Control => Inside::Control,
+            _ if card && node.props.area > 0.0 => Inside::Card(node.props.area),
+            _ if clickable[i] || actionable[i] && !container => Inside::Control,
+            outer => outer,
+        };
         stack.extend(node.children.iter().rev().map(|&c| (c, below)));
     }
     clickable
+}
+
+/// What encloses a node, for [`find`].
+#[derive(Clone, Copy)]
+enum Inside {
+    Nothing,
+    /// A control: its ref covers its parts.
+    Control,
+    /// A clickable or a link whose box has this area: a small control of its own inside still gets a ref.
+    Card(f64),
 }
 
 /// A node with a click fact that could be a control: not the document, not
@@ -186,10 +212,57 @@ mod tests {
     fn snap(refs: &mut crate::RefTable, nodes: Vec<crate::AxNode>, facts: &[(u32, bool, bool, bool)]) -> String {
         let clickables = facts
             .iter()
-            .map(|&(id, pointer, listener, drop)| ClickFact { backend_node_id: id as i64 + 100, pointer, listener, drop })
+            .map(|&(id, pointer, listener, drop)| ClickFact { backend_node_id: id as i64 + 100, pointer, listener, drop, area: 0.0 })
             .collect();
+        snap_facts(refs, nodes, clickables)
+    }
+
+    fn snap_facts(refs: &mut crate::RefTable, nodes: Vec<crate::AxNode>, clickables: Vec<ClickFact>) -> String {
         let frame = FrameInput { key: "main".into(), nodes, clickables, ..FrameInput::default() };
         crate::snapshot(&crate::SnapshotInput { frames: vec![frame] }, &[], &crate::Options::default(), refs).unwrap().text
+    }
+
+    /// A click fact `(id, pointer, listener, area)`.
+    fn boxed(&(id, pointer, listener, area): &(u32, bool, bool, f64)) -> ClickFact {
+        ClickFact { backend_node_id: id as i64 + 100, pointer, listener, area, drop: false }
+    }
+
+    #[test]
+    fn a_small_control_of_its_own_inside_a_card_gets_a_ref_the_cards_text_does_not() {
+        let mut refs = crate::RefTable::new();
+        // A listing card (pointer, 300×200) with its title (inherits the pointer), a heart
+        // (listens, 24×24), a `…` menu (sets its own pointer… inherited here, but listens) and a
+        // wrapper around all of it that listens (as big as the card).
+        let nodes = vec![
+            root(&[2]),
+            n(2, "generic", "", &[3, 5, 7]),
+            n(3, "generic", "", &[4]),
+            n(4, "StaticText", "Flat in Lisbon", &[]),
+            n(5, "generic", "", &[6]),
+            n(6, "StaticText", "♡", &[]),
+            n(7, "generic", "", &[8]),
+            n(8, "StaticText", "…", &[]),
+        ];
+        let t = snap_facts(
+            &mut refs,
+            nodes.clone(),
+            [(2, true, false, 60_000.0), (3, false, false, 4_000.0), (5, false, true, 576.0), (7, false, true, 600.0)].iter().map(boxed).collect(),
+        );
+        assert_eq!(t, "page \"T\"\nclickable A0\n Flat in Lisbon\n clickable A1 ♡\n clickable A2 …\n", "{t}");
+        assert_eq!(refs.resolve("A0").unwrap().name, "Flat in Lisbon", "the card's words, not its controls'");
+        assert_eq!(refs.resolve("A1").unwrap().name, "♡");
+        // Covering most of the card, or of no known size: part of the card.
+        let t = snap_facts(&mut crate::RefTable::new(), nodes.clone(), [(2, true, false, 60_000.0), (5, false, true, 40_000.0), (7, false, true, 0.0)].iter().map(boxed).collect());
+        assert!(t.contains("clickable A0") && !t.contains("A1"), "{t}");
+        // Inside a link card too; never inside a button.
+        let mut link = nodes.clone();
+        link[1] = n(2, "link", "Flat in Lisbon", &[3, 5, 7]);
+        let t = snap_facts(&mut crate::RefTable::new(), link, [(2, true, false, 60_000.0), (5, false, true, 576.0)].iter().map(boxed).collect());
+        assert_eq!(t, "page \"T\"\nA0 [Flat in Lisbon]\n clickable A1 ♡\n …\n", "{t}");
+        let mut button = nodes;
+        button[1] = n(2, "button", "Flat in Lisbon", &[3, 5, 7]);
+        let t = snap_facts(&mut crate::RefTable::new(), button, [(2, true, false, 60_000.0), (5, false, true, 576.0)].iter().map(boxed).collect());
+        assert!(!t.contains("A1"), "{t}");
     }
 
     #[test]
