@@ -10,9 +10,10 @@
 //! A virtualized list that says nothing of its size is told by its scroll
 //! container: when the text the DOM holds covers less of its scroll height
 //! than a screen short of it, above or below, the container ends with
-//! `17 items here of about 10,000; scroll for more` (the total estimated
-//! from the items' height; `more than shown here; scroll for more` without
-//! items to count).
+//! `items 1–17 of about 10,000; scroll for more` (the total, and where the
+//! items shown sit, estimated from the items' height: the first is the
+//! number of item heights above it, plus one; `more than shown here;
+//! scroll for more` without items to count).
 
 use crate::role::Role;
 use crate::tree::{NodeId, Tree};
@@ -78,8 +79,12 @@ fn scrolled(tree: &Tree, id: NodeId) -> Option<String> {
             if present == 0 || span <= 0.0 {
                 break;
             }
-            let total = about(s.height / (span / present as f64)).max(present);
-            return Some(format!("{present} {noun} here of about {}; {more}", thousands(total)));
+            let each = span / present as f64;
+            let total = about(s.height / each).max(present);
+            let first = ((s.content_top / each).floor().max(0.0) as u64 + 1).min(total + 1 - present);
+            let last = first + present - 1;
+            let shown = if present == 1 { thousands(first) } else { format!("{}–{}", thousands(first), thousands(last)) };
+            return Some(format!("{noun} {shown} of about {}; {more}", thousands(total)));
         }
         queue.extend(n.children.iter().copied());
     }
@@ -201,9 +206,12 @@ mod tests {
         };
         // 10,000 rows of 30 px, the first two in the DOM.
         let top = with_scroll(Scroll { top: 0.0, height: 300_000.0, client: 400.0, content_top: 5.0, content_bottom: 65.0 });
-        assert!(top.ends_with("- Message 2\n2 items here of about 10,000; scroll for more\n"), "{top}");
+        assert!(top.ends_with("- Message 2\nitems 1–2 of about 10,000; scroll for more\n"), "{top}");
         let middle = with_scroll(Scroll { top: 3000.0, height: 300_000.0, client: 400.0, content_top: 3005.0, content_bottom: 3065.0 });
-        assert!(middle.ends_with("scroll up or down for more\n"), "{middle}");
+        assert!(middle.ends_with("\nitems 101–102 of about 10,000; scroll up or down for more\n"), "{middle}");
+        // Near the end, the places stay within the estimated total.
+        let end = with_scroll(Scroll { top: 299_500.0, height: 300_000.0, client: 400.0, content_top: 299_990.0, content_bottom: 300_050.0 });
+        assert!(end.ends_with("\nitems 9,999–10,000 of about 10,000; scroll up for more\n"), "{end}");
         // All of it in the DOM: nothing to say.
         let whole = with_scroll(Scroll { top: 0.0, height: 1000.0, client: 400.0, content_top: 5.0, content_bottom: 995.0 });
         assert!(!whole.contains("scroll"), "{whole}");
