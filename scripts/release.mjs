@@ -14,12 +14,15 @@ import { ROOT, run, step } from './lib.mjs';
 export const NPM_DIST = join(ROOT, 'dist/npm');
 const LAUNCHER = join(ROOT, 'packages/mcp');
 
-/** npm's platform names and Rust's target triples. */
+/**
+ * npm's platform names and Rust's target triples. macOS: the oldest release the binary runs on, Rust's own
+ * minimum for the target (zig would otherwise write its newest, macOS 15, into the binary).
+ */
 export const TARGETS = [
   { os: 'linux', cpu: 'x64', triple: 'x86_64-unknown-linux-gnu' },
   { os: 'linux', cpu: 'arm64', triple: 'aarch64-unknown-linux-gnu' },
-  { os: 'darwin', cpu: 'x64', triple: 'x86_64-apple-darwin' },
-  { os: 'darwin', cpu: 'arm64', triple: 'aarch64-apple-darwin' },
+  { os: 'darwin', cpu: 'x64', triple: 'x86_64-apple-darwin', macos: '10.12' },
+  { os: 'darwin', cpu: 'arm64', triple: 'aarch64-apple-darwin', macos: '11.0' },
   { os: 'win32', cpu: 'x64', triple: 'x86_64-pc-windows-gnu' },
 ];
 export const HOST = TARGETS.find((t) => t.os === process.platform && t.cpu === process.arch);
@@ -59,7 +62,7 @@ function pack(dir, dest, quiet) {
 }
 
 /** `file`'s words for each target: what a binary of it must say. */
-const FORMAT = {
+export const FORMAT = {
   'linux-x64': /ELF 64-bit.*x86-64/, 'linux-arm64': /ELF 64-bit.*(aarch64|ARM aarch64)/,
   'darwin-x64': /Mach-O 64-bit.*x86_64/, 'darwin-arm64': /Mach-O 64-bit.*arm64/, 'win32-x64': /PE32\+.*x86-64/,
 };
@@ -69,13 +72,21 @@ function buildTarget(t) {
     run('cargo', ['build', '--release', '-p', 'axsnap-mcp', '--target', t.triple]);
   } else {
     run('rustup', ['target', 'add', t.triple], { quiet: true });
-    run('cargo', ['zigbuild', '--release', '-p', 'axsnap-mcp', '--target', t.triple]);
+    run('cargo', ['zigbuild', '--release', '-p', 'axsnap-mcp', '--target', t.triple], t.macos ? { env: { MACOSX_DEPLOYMENT_TARGET: t.macos } } : {});
   }
   const binary = join(ROOT, 'target', t.triple, 'release', exe(t));
+  console.log(`${t.os}-${t.cpu}: ${checkBinary(t, binary)}`);
+  return binary;
+}
+
+/** The binary a platform package in dist/npm carries. */
+export const packedBinary = (t, dest = NPM_DIST) => join(dest, `mcp-${t.os}-${t.cpu}`, 'bin', exe(t));
+
+/** What `file` says of `binary`; throws unless that is the format and architecture of `t`. */
+export function checkBinary(t, binary) {
   const kind = execFileSync('file', ['-b', binary], { encoding: 'utf8' }).trim();
   if (!FORMAT[`${t.os}-${t.cpu}`].test(kind)) throw new Error(`${binary} is not a ${t.os}-${t.cpu} binary: ${kind}`);
-  console.log(`${t.os}-${t.cpu}: ${kind}`);
-  return binary;
+  return kind;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

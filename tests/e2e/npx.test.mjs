@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { HOST, stagePackages } from '../../scripts/release.mjs';
+import { HOST, TARGETS, checkBinary, packedBinary, stagePackages } from '../../scripts/release.mjs';
 import { ROOT } from '../harness.mjs';
 
 const binary = join(ROOT, 'target/debug/axsnap-mcp');
@@ -56,3 +56,12 @@ test('npx -y @axsnap/mcp serves MCP: tools with titles and hints, and a call ans
     await client.close();
   }
 });
+
+// The cross-compiled packages are `npm run release`'s (minutes of builds, never run by npm test): where it left
+// them in dist/npm, each binary must be its platform's format and architecture.
+for (const t of TARGETS) {
+  const binary = packedBinary(t);
+  test(`the packed ${t.os}-${t.cpu} server is a ${t.os}-${t.cpu} binary`, { skip: !existsSync(binary) && 'no npm run release output' }, () => {
+    assert.ok(checkBinary(t, binary));
+  });
+}
