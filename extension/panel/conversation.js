@@ -47,7 +47,7 @@ export function titleOf(c) {
 }
 
 // Saves run one after another, so two of this panel never write the list from the same old read.
-let saving = Promise.resolve();
+let saving = /** @type {Promise<unknown>} */ (Promise.resolve());
 
 /**
  * Stores a conversation and lists it as the newest. One the person has not
