@@ -2,9 +2,9 @@
 // 50,000 rows and a chat log of 20,000 messages, each with a control per item, at 1280x800. Per page and
 // mode (default, interactive, full): the median time of `--runs` snapshots (5 unless told) after a first
 // one, the answer's characters and refs, and how many of the controls on screen have no ref (the target:
-// none). Peers are measured side by side in the issue's tables by hand; this is the part a change of the
-// snapshot can move.
-//   npm run bench -- --huge [--runs N] [--pages links,table,chat] [--no-build]
+// none). Side by side on the same page of the same browser: Playwright's AI snapshot (`ariaSnapshot`
+// with mode ai, what Playwright MCP answers), at most 3 runs and 120 s a call, since it is slow there.
+//   npm run bench -- --huge [--runs N] [--pages links,table,chat] [--no-build] [--no-peers]
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,9 @@ import { build } from './build.mjs';
 
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const RUNS = Number(arg('--runs') || 5);
+const PEER_RUNS = Math.min(RUNS, 3);
+const PEER_TIMEOUT = 120000;
+const peers = !process.argv.includes('--no-peers');
 
 /** The generated pages: their builder script, and the names of their controls. */
 const GENERATED = {
@@ -70,12 +73,29 @@ try {
         last = await b.call({ cmd: 'snapshot', tabId, options });
         if (i > 0) times.push(Date.now() - t);
       }
-      if (!last.ok) { rows.push([name, mode, `error ${last.error.code}`, '', '', '']); continue; }
+      if (!last.ok) { rows.push([name, 'axsnap', mode, `error ${last.error.code}`, '', '', '']); continue; }
       const lines = last.text.split('\n');
       // A line with a ref and the control's words, not followed by a digit ("Link 1" is not "Link 10").
       const missing = inView.filter((n) => !lines.some((l) => new RegExp(`${n}(?!\\d)`).test(l) && /(?:^|\s)A\d+\b/.test(l)));
       const refs = new Set(last.text.match(/\bA\d+\b/g) || []).size;
-      rows.push([name, mode, median(times), last.text.length, refs, `${missing.length} of ${inView.length}`]);
+      rows.push([name, 'axsnap', mode, median(times), last.text.length, refs, `${missing.length} of ${inView.length}`]);
+    }
+    if (peers) {
+      const times = [];
+      let text;
+      for (let i = 0; i <= PEER_RUNS && times.length < PEER_RUNS; i++) {
+        const t = Date.now();
+        text = await page.ariaSnapshot({ mode: 'ai', timeout: PEER_TIMEOUT }).catch(() => null);
+        if (text === null) break;
+        if (i > 0) times.push(Date.now() - t);
+      }
+      if (text === null) rows.push([name, 'Playwright ariaSnapshot ai', 'ai', `> ${PEER_TIMEOUT / 1000} s`, '', '', '']);
+      else {
+        const lines = text.split('\n');
+        const missing = inView.filter((n) => !lines.some((l) => new RegExp(`${n}(?!\\d)`).test(l) && /\[ref=e\d+\]/.test(l)));
+        const refs = new Set(text.match(/\[ref=e\d+\]/g) || []).size;
+        rows.push([name, 'Playwright ariaSnapshot ai', 'ai', median(times), text.length, refs, `${missing.length} of ${inView.length}`]);
+      }
     }
     await page.close();
   }
@@ -83,6 +103,6 @@ try {
   await b.close();
   await server.close();
 }
-console.log(`| page | mode | median ms (${RUNS} runs) | chars | refs | controls in view without a ref |\n|---|---|--:|--:|--:|--:|`);
+console.log(`| page | tool | mode | median ms (axsnap ${RUNS} runs, peer ${PEER_RUNS}) | chars | refs | controls in view without a ref |\n|---|---|---|--:|--:|--:|--:|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 process.exit(0);
