@@ -14,7 +14,7 @@ const ok = (res) => {
 };
 
 test('every command of the protocol has a handler', async () => {
-  const sample = { tabId: 999999, ref: 'A0', url: 'http://127.0.0.1:1/', action: 'click', watch: 'w0' };
+  const sample = { tabId: 999999, ref: 'A0', url: 'http://127.0.0.1:1/', action: 'click', watch: 'w0', files: [] };
   for (const [cmd, def] of Object.entries(COMMANDS)) {
     const msg = { cmd };
     if (cmd !== 'tabs') for (const k of Object.keys(def.fields)) if (k in sample) msg[k] = sample[k];
