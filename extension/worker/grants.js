@@ -116,6 +116,17 @@ export function withPrompt(prompts, p) {
 
 // ---- storage (chrome.storage; used by the worker and the panel)
 
+/**
+ * Every change to the grant stores is a read-modify-write; tabs closing
+ * together, or the panel answering while a page asks, would otherwise write
+ * back lists read before each other's changes (an ask for a closed tab came
+ * back). A Web Lock is shared by the worker and every panel of the extension.
+ * @template T @param {() => Promise<T>} change @returns {Promise<T>}
+ */
+function changing(change) {
+  return navigator.locks.request('axsnap-grants', change);
+}
+
 /** Both grant stores as they are now. */
 export async function readStores() {
   const [l, s] = await Promise.all([chrome.storage.local.get(KEY), chrome.storage.session.get(KEY)]);
@@ -135,24 +146,30 @@ export async function readPrompts() {
 }
 
 /** Applies the person's answer, and drops the origin's prompt. */
-export async function answer(origin, a) {
-  const next = answered(await readStores(), origin, a);
-  const prompts = await readPrompts();
-  await Promise.all([
-    chrome.storage.local.set({ [KEY]: next.always }),
-    chrome.storage.session.set({ [KEY]: next.session, [PROMPTS]: prompts.filter((p) => p.origin !== origin) }),
-  ]);
+export function answer(origin, a) {
+  return changing(async () => {
+    const next = answered(await readStores(), origin, a);
+    const prompts = await readPrompts();
+    await Promise.all([
+      chrome.storage.local.set({ [KEY]: next.always }),
+      chrome.storage.session.set({ [KEY]: next.session, [PROMPTS]: prompts.filter((p) => p.origin !== origin) }),
+    ]);
+  });
 }
 
 /** Queues a prompt for the panel (one per origin), behind the ones waiting. */
-export async function ask(p) {
-  const prompts = await readPrompts();
-  const next = withPrompt(prompts, p);
-  if (next !== prompts) await chrome.storage.session.set({ [PROMPTS]: next });
+export function ask(p) {
+  return changing(async () => {
+    const prompts = await readPrompts();
+    const next = withPrompt(prompts, p);
+    if (next !== prompts) await chrome.storage.session.set({ [PROMPTS]: next });
+  });
 }
 
 /** A closed tab: its once-grants and shares end, its prompts go. */
-export async function forgetTabGrants(tabId) {
-  const [{ [KEY]: session = {} }, prompts] = await Promise.all([chrome.storage.session.get(KEY), readPrompts()]);
-  await chrome.storage.session.set({ [KEY]: withoutTab(session, tabId), [PROMPTS]: prompts.filter((p) => p.tabId !== tabId) });
+export function forgetTabGrants(tabId) {
+  return changing(async () => {
+    const [{ [KEY]: session = {} }, prompts] = await Promise.all([chrome.storage.session.get(KEY), readPrompts()]);
+    await chrome.storage.session.set({ [KEY]: withoutTab(session, tabId), [PROMPTS]: prompts.filter((p) => p.tabId !== tabId) });
+  });
 }
