@@ -894,11 +894,11 @@ export interface UploadRequest {
   /** the files, in order (one unless the input is `multiple`; an empty list clears it) */
   files: Array<{
     /** the file's name as the page sees it (no folder) */
-    name?: string;
+    name: string;
     /** its type as the page sees it, like `application/pdf` (default: none) */
     mimeType?: string;
     /** its bytes, base64 */
-    data?: string;
+    data: string;
   }>;
   /** the side panel's co-pilot: the sites its task may reach (registrable domains, `shop.example.co.uk`); a form sent, a navigation or a new window to another site is asked about in the side panel first, and refused when nobody can answer. Desktop agents are always guarded; the field is ignored for them and for web pages */
   guard?: {

@@ -28,7 +28,7 @@ function tsType(f, indent = '', nested = 'present') {
   if (f.values) return `Record<string, ${tsType(f.values, indent, nested)}>`;
   if (f.properties) {
     const present = Object.keys(f.properties).filter((k) => !(f.optional || []).includes(k));
-    return tsObject(f.properties, nested === 'present' ? present : [], indent, f.additional, nested);
+    return tsObject(f.properties, nested === 'present' ? present : (f.required || []), indent, f.additional, nested);
   }
   return { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', object: 'Record<string, unknown>' }[f.type] || 'unknown';
 }
