@@ -16,11 +16,13 @@ const LAUNCHER = join(ROOT, 'packages/mcp');
 
 /**
  * npm's platform names and Rust's target triples. macOS: the oldest release the binary runs on, Rust's own
- * minimum for the target (zig would otherwise write its newest, macOS 15, into the binary).
+ * minimum for the target (zig would otherwise write its newest, macOS 15, into the binary). Linux: the
+ * oldest glibc the binary links against, so that it runs on the distributions people still use, not only on
+ * the one it was built on (Rust's own minimum for these targets).
  */
 export const TARGETS = [
-  { os: 'linux', cpu: 'x64', triple: 'x86_64-unknown-linux-gnu' },
-  { os: 'linux', cpu: 'arm64', triple: 'aarch64-unknown-linux-gnu' },
+  { os: 'linux', cpu: 'x64', triple: 'x86_64-unknown-linux-gnu', glibc: '2.17' },
+  { os: 'linux', cpu: 'arm64', triple: 'aarch64-unknown-linux-gnu', glibc: '2.17' },
   { os: 'darwin', cpu: 'x64', triple: 'x86_64-apple-darwin', macos: '10.12' },
   { os: 'darwin', cpu: 'arm64', triple: 'aarch64-apple-darwin', macos: '11.0' },
   { os: 'win32', cpu: 'x64', triple: 'x86_64-pc-windows-gnu' },
@@ -67,17 +69,37 @@ export const FORMAT = {
   'darwin-x64': /Mach-O 64-bit.*x86_64/, 'darwin-arm64': /Mach-O 64-bit.*arm64/, 'win32-x64': /PE32\+.*x86-64/,
 };
 
-function buildTarget(t) {
-  if (t === HOST) {
+/** `hostOnly`: the quick build for trying the packages here, linked against this computer's glibc. */
+function buildTarget(t, hostOnly) {
+  if (hostOnly) {
     run('cargo', ['build', '--release', '-p', 'axsnap-mcp', '--target', t.triple]);
   } else {
     run('rustup', ['target', 'add', t.triple], { quiet: true });
-    run('cargo', ['zigbuild', '--release', '-p', 'axsnap-mcp', '--target', t.triple], t.macos ? { env: { MACOSX_DEPLOYMENT_TARGET: t.macos } } : {});
+    const triple = t.glibc ? `${t.triple}.${t.glibc}` : t.triple;
+    run('cargo', ['zigbuild', '--release', '-p', 'axsnap-mcp', '--target', triple], t.macos ? { env: { MACOSX_DEPLOYMENT_TARGET: t.macos } } : {});
   }
   const binary = join(ROOT, 'target', t.triple, 'release', exe(t));
   console.log(`${t.os}-${t.cpu}: ${checkBinary(t, binary)}`);
+  if (t.glibc && !hostOnly) {
+    const needs = glibcNeeded(binary);
+    if (newer(needs, t.glibc)) throw new Error(`${binary} needs glibc ${needs}, more than ${t.glibc}`);
+    console.log(`${t.os}-${t.cpu}: needs glibc ${needs} or later`);
+  }
   return binary;
 }
+
+/** The newest glibc symbol version an ELF binary asks for (its version-needed names are plain strings in it). */
+export function glibcNeeded(binary) {
+  const versions = [...readFileSync(binary).toString('latin1').matchAll(/GLIBC_(2\.\d+(?:\.\d+)?)\0/g)].map((m) => m[1]);
+  return versions.reduce((a, b) => (newer(b, a) ? b : a), '2.0');
+}
+
+/** Whether glibc version `a` is newer than `b`. */
+const newer = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) > (y[i] || 0);
+  return false;
+};
 
 /** The binary a platform package in dist/npm carries. */
 export const packedBinary = (t, dest = NPM_DIST) => join(dest, `mcp-${t.os}-${t.cpu}`, 'bin', exe(t));
@@ -90,7 +112,8 @@ export function checkBinary(t, binary) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const targets = process.argv.includes('--host-only') ? [HOST] : TARGETS;
+  const hostOnly = process.argv.includes('--host-only');
+  const targets = hostOnly ? [HOST] : TARGETS;
   if (!targets[0]) throw new Error(`no npm package for ${process.platform}-${process.arch}`);
   rmSync(NPM_DIST, { recursive: true, force: true });
   const started = Date.now();
@@ -98,7 +121,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const t of targets) {
     step(`building axsnap-mcp for ${t.os}-${t.cpu} (${t.triple})`);
     try {
-      stagePackages(t, buildTarget(t));
+      stagePackages(t, buildTarget(t, hostOnly));
     } catch (e) {
       console.error(`${t.os}-${t.cpu}: ${e.message}`);
       failed.push(`${t.os}-${t.cpu}`);
