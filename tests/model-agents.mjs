@@ -4,7 +4,7 @@
 // element named "Email"), never by a hard-coded ref, so they work whatever
 // refs the extension hands out.
 
-/** @typedef {{role:string, text:string, calls?:Array<{id:string,name:string,input:any}>, callId?:string}} Turn */
+/** @typedef {{role:string, text:string, calls?:Array<{id:string,name:string,input:any}>, callId?:string, images?:Array<{mediaType:string, data:string}>}} Turn */
 /** @typedef {{system:string, turns:Turn[], tools:string[]}} Convo */
 
 /** Page contents the agent has seen, newest last (tool results carry them between <page …> and </page>);
@@ -49,17 +49,28 @@ function patched(text, diff) {
   return lines.join('\n');
 }
 
+/** A message the person wrote: a user message that does not just carry a tool's picture (chat completions send those so). */
+const personSaid = (t) => t.role === 'user' && t.text && !t.images?.length;
+
 /** The goal: the person's latest message. */
 export function goal(turns) {
-  for (let i = turns.length - 1; i >= 0; i--) if (turns[i].role === 'user' && turns[i].text) return turns[i].text;
+  for (let i = turns.length - 1; i >= 0; i--) if (personSaid(turns[i])) return turns[i].text;
   return '';
 }
 
 /** Turns since the person's latest message (this task's work). */
 function sinceGoal(turns) {
   let i = turns.length - 1;
-  while (i >= 0 && !(turns[i].role === 'user' && turns[i].text)) i--;
+  while (i >= 0 && !personSaid(turns[i])) i--;
   return turns.slice(i + 1);
+}
+
+/** A PNG's size from its header (signature, then the IHDR chunk), or null for bytes that are no PNG. */
+export function pngSize(base64) {
+  const b = Buffer.from(base64, 'base64');
+  const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (b.length < 24 || PNG.some((x, i) => b[i] !== x) || b.toString('latin1', 12, 16) !== 'IHDR') return null;
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20), bytes: b.length };
 }
 
 /** The last tool result, with the call it answers. */
@@ -301,6 +312,26 @@ export const AGENTS = {
     const page = pages(sinceGoal(turns)).at(-1);
     if (!page) return look();
     return { text: 'Clicking again.', calls: [{ name: 'act', input: { action: 'click', ref: find(page.text, 'button', 'Count clicks').ref } }] };
+  },
+
+  /**
+   * Looks at the page as a picture: a screenshot of the element named in
+   * quotes in the goal (found by a snapshot first), else of the viewport;
+   * then says what picture it received, read from the PNG's own header.
+   */
+  looker: ({ turns }) => {
+    const work = sinceGoal(turns);
+    const named = goal(turns).match(/"([^"]+)"/)?.[1];
+    if (!callsSinceGoal(turns).some((c) => c.name === 'screenshot')) {
+      if (!named) return call('screenshot', {});
+      const page = pages(work).at(-1);
+      if (!page) return look();
+      return call('screenshot', { ref: find(page.text, 'button', named).ref });
+    }
+    const pictures = work.flatMap((t) => t.images || []);
+    const png = pictures.map((p) => p.mediaType === 'image/png' && pngSize(p.data)).find(Boolean);
+    if (!png) return done(`I received no picture (${pictures.length} image parts). The tool said: ${lastResult(turns)?.text.split('\n')[0]}`);
+    return done(`I see a PNG of ${png.width}×${png.height} pixels (${png.bytes} bytes).`);
   },
 
   /** A long streamed answer (Stop mid-stream). */

@@ -3,7 +3,7 @@
 // with `tool_calls`) and Anthropic Messages (streaming `tool_use`). Which
 // scripted agent answers is chosen by the request's `model`, as a real
 // provider picks a model; the agents (tests/model-agents.mjs) decide from the
-// text they receive. It can fail on purpose (HTTP errors, a broken stream,
+// text (and pictures) they receive. It can fail on purpose (HTTP errors, a broken stream,
 // no answer) and it checks every request body for canary secrets.
 import { createServer } from 'node:http';
 import { AGENTS, transcriptText } from './model-agents.mjs';
@@ -12,10 +12,27 @@ import { AGENTS, transcriptText } from './model-agents.mjs';
 const EXTENSION_ORIGIN = 'chrome-extension://igfmikjflpmjjplejblhobglmclempkh';
 
 /**
- * @typedef {{role:'user'|'assistant'|'tool', text:string, calls?:Array<{id:string,name:string,input:any}>, callId?:string}} Turn
+ * @typedef {{mediaType:string, data:string}} Picture  an image the request carried, base64
+ * @typedef {{role:'user'|'assistant'|'tool', text:string, calls?:Array<{id:string,name:string,input:any}>, callId?:string, images?:Picture[]}} Turn
  * @typedef {{text?:string, calls?:Array<{name:string,input:any}>}} Reply
  * @typedef {{status?:number, retryAfter?:number, brokenStream?:boolean, hang?:boolean, times?:number, body?:any}} Failure
  */
+
+/** Images of an OpenAI message: `image_url` parts holding a data URL. */
+function openAIImages(content) {
+  const out = [];
+  for (const p of Array.isArray(content) ? content : []) {
+    const m = p.type === 'image_url' && String(p.image_url?.url || '').match(/^data:([^;,]+);base64,(.*)$/s);
+    if (m) out.push({ mediaType: m[1], data: m[2] });
+  }
+  return out.length ? { images: out } : {};
+}
+
+/** Images of Anthropic content: `image` blocks with a base64 source. */
+const anthropicImages = (parts) => {
+  const out = (Array.isArray(parts) ? parts : []).filter((p) => p.type === 'image' && p.source?.type === 'base64').map((p) => ({ mediaType: p.source.media_type, data: p.source.data }));
+  return out.length ? { images: out } : {};
+};
 
 /** OpenAI chat messages → turns. */
 function fromOpenAI(body) {
@@ -25,10 +42,10 @@ function fromOpenAI(body) {
   const text = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => p.text || '').join('') : '');
   for (const m of body.messages || []) {
     if (m.role === 'system' || m.role === 'developer') system.push(text(m.content));
-    else if (m.role === 'tool') turns.push({ role: 'tool', text: text(m.content), callId: m.tool_call_id });
+    else if (m.role === 'tool') turns.push({ role: 'tool', text: text(m.content), callId: m.tool_call_id, ...openAIImages(m.content) });
     else {
       const calls = (m.tool_calls || []).map((c) => ({ id: c.id, name: c.function.name, input: JSON.parse(c.function.arguments || '{}') }));
-      turns.push({ role: m.role, text: text(m.content), calls });
+      turns.push({ role: m.role, text: text(m.content), calls, ...openAIImages(m.content) });
     }
   }
   return { system: system.join('\n'), turns, tools: (body.tools || []).map((t) => t.function.name) };
@@ -45,9 +62,10 @@ function fromAnthropic(body) {
     const calls = parts.filter((p) => p.type === 'tool_use').map((p) => ({ id: p.id, name: p.name, input: p.input }));
     for (const r of parts.filter((p) => p.type === 'tool_result')) {
       const t = typeof r.content === 'string' ? r.content : (r.content || []).map((p) => p.text || '').join('');
-      turns.push({ role: 'tool', text: t, callId: r.tool_use_id });
+      turns.push({ role: 'tool', text: t, callId: r.tool_use_id, ...anthropicImages(r.content) });
     }
-    if (texts || calls.length) turns.push({ role: m.role, text: texts, calls });
+    const images = anthropicImages(parts);
+    if (texts || calls.length || images.images) turns.push({ role: m.role, text: texts, calls, ...images });
   }
   return { system, turns, tools: (body.tools || []).map((t) => t.name) };
 }

@@ -4,11 +4,14 @@
 // in Node is another.
 
 import { streamText, isStepCount, hasToolCall } from 'ai';
+import { withoutImages } from './media.js';
 
 export const DEFAULT_MAX_STEPS = 30;
 /** Page views kept whole in the history; older ones shrink to their first line. */
 const KEEP_PAGES = 2;
 const PAGE = /<page [^>]*>\n[\s\S]*?\n<\/page>/g;
+/** Screenshots kept whole in what the model is sent again: each is hundreds of KB, and the page moves on. */
+const KEEP_IMAGES = 1;
 
 /**
  * @typedef {import('ai').ModelMessage} ModelMessage
@@ -25,13 +28,14 @@ const outputText = (output) => (typeof output === 'string' ? output : output?.ty
  * Older page views are left out of what the model is sent again: the model
  * acts on the latest view, and each view can be thousands of tokens. A diff
  * view (`kind="diff"`) only says what changed since the view before it, so
- * the diffs since the latest whole views are kept with them.
+ * the diffs since the latest whole views are kept with them. So are all
+ * screenshots but the latest.
  * @param {ModelMessage[]} messages
  * @returns {ModelMessage[]}
  */
 export function compact(messages, keep = KEEP_PAGES) {
   let pagesSeen = 0;
-  const out = [...messages];
+  const out = withoutImages(messages, KEEP_IMAGES);
   for (let i = out.length - 1; i >= 0; i--) {
     const m = out[i];
     if (m.role !== 'tool' || !Array.isArray(m.content)) continue;

@@ -5,17 +5,27 @@
 
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAnthropic } from '@ai-sdk/anthropic';
-import { APICallError, RetryError } from 'ai';
+import { APICallError, RetryError, wrapLanguageModel } from 'ai';
+import { imagesAfterToolResults } from './media.js';
 
 /**
- * Stored under chrome.storage.local key `provider`.
- * @typedef {{kind:'openai-compatible'|'anthropic'|'builtin', baseURL?:string, model?:string, apiKey?:string, timeoutMs?:number, maxRetries?:number}} ProviderSettings
+ * Stored under chrome.storage.local key `provider`. `images`: the model accepts images (see acceptsImages).
+ * @typedef {{kind:'openai-compatible'|'anthropic'|'builtin', baseURL?:string, model?:string, apiKey?:string, timeoutMs?:number, maxRetries?:number, images?:boolean}} ProviderSettings
  */
 
 export const PROVIDER_KINDS = ['openai-compatible', 'anthropic', 'builtin'];
 /** How long to wait for a response to start, and for each part of a streamed answer. */
 export const DEFAULT_TIMEOUT_MS = 60000;
 export const DEFAULT_BASE_URL = { 'openai-compatible': 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com/v1' };
+
+/**
+ * Whether the co-pilot may hand the model pictures (its `screenshot` tool):
+ * as the person set it, else yes for Anthropic (Claude models read
+ * images) and no for OpenAI-compatible endpoints, where many models (most
+ * local ones) refuse a request holding one.
+ * @param {ProviderSettings} p
+ */
+export const acceptsImages = (p) => (typeof p.images === 'boolean' ? p.images : p.kind === 'anthropic');
 
 /** What is wrong with the settings, in words, or null. */
 export function checkSettings(p) {
@@ -74,8 +84,9 @@ export function createModel(p, o = {}) {
       headers: { 'anthropic-dangerous-direct-browser-access': 'true' },
     })(p.model);
   }
-  return createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: p.apiKey || undefined, fetch: fetchOnlyThere, includeUsage: true })
+  const model = createOpenAICompatible({ name: 'openai-compatible', baseURL, apiKey: p.apiKey || undefined, fetch: fetchOnlyThere, includeUsage: true })
     .chatModel(p.model);
+  return wrapLanguageModel({ model, middleware: imagesAfterToolResults });
 }
 
 /** The innermost reason of an error. */

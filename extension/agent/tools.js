@@ -4,6 +4,8 @@
 // questions). Every result handed to the model is text, page content fenced
 // (page-text.js); every decision reads the typed facts the answers carry
 // (`refs`, `page`), and every consequential action passes consent.js first.
+// The one exception to text: `screenshot`, offered to models that accept
+// images, hands the model a PNG beside its words (media.js).
 // Waiting is the extension's: `act` answers once the page settled, and
 // `navigate` once it loaded.
 
@@ -12,6 +14,7 @@ import { jsonSchema } from 'ai';
 import { fencePage, inline } from './page-text.js';
 import { siteOf } from '../../protocol/site.js';
 import { checkAct, checkPermission, checkSite, checkTab } from './consent.js';
+import { imageOutput } from './media.js';
 
 /**
  * @typedef {{call:(msg:object)=>Promise<any>}} Browser
@@ -49,18 +52,19 @@ const quote = (s) => `“${String(s).slice(0, 80)}”`;
 
 /**
  * @param {{browser:Browser, host:Host, scope:import('./consent.js').TaskScope & {current:number},
- *   words?:string[], onStep?:(e:ToolEvent)=>void}} o
+ *   words?:string[], images?:boolean, onStep?:(e:ToolEvent)=>void}} o  images: the model accepts images (offers `screenshot`)
  */
-export function browserTools({ browser, host, scope, words, onStep = () => {} }) {
+export function browserTools({ browser, host, scope, words, images = false, onStep = () => {} }) {
   /** @type {Map<number, Seen>} tabId → what the model last saw of it */
   const seen = new Map();
   const redact = (s) => (host.redact ? host.redact(s) : s);
 
-  /** Runs one tool body with its step line, its events and abort checks. */
   /**
+   * Runs one tool body with its step line, its events and abort checks. A
+   * body answers text, or text with an image (the step shows the text).
    * @param {string} name
    * @param {string | ((input:any) => string)} line
-   * @param {(input:any, signal?:AbortSignal) => Promise<string>} body
+   * @param {(input:any, signal?:AbortSignal) => Promise<string | import('./media.js').WithImage>} body
    */
   const step = (name, line, body) => async (/** @type {any} */ input, /** @type {{toolCallId?:string, abortSignal?:AbortSignal}} */ { toolCallId, abortSignal } = {}) => {
     const id = toolCallId || `${name}-${Math.random()}`;
@@ -68,17 +72,20 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
     abortSignal?.throwIfAborted();
     const what = { name, input, targets: targetsOf(input) };
     onStep({ type: 'tool-start', id, line: text, ...what });
-    let out;
+    /** @type {string | import('./media.js').WithImage} */
+    let answer;
     try {
-      out = redact(await body(input, abortSignal));
+      answer = await body(input, abortSignal);
     } catch (e) {
       if (abortSignal?.aborted) throw e;
-      out = errorText({ code: 'internal', message: e?.message || String(e) });
+      answer = errorText({ code: 'internal', message: e?.message || String(e) });
     }
+    // A picture's secret fields are painted over by the extension; its words are scrubbed as any other.
+    const out = redact(typeof answer === 'string' ? answer : answer.text);
     // What was known before the step holds (the page may since be another); a ref looked up on the way is added.
     what.targets = { ...targetsOf(input), ...what.targets };
     onStep({ type: 'tool-end', id, line: text, ...what, detail: out, ok: !/^Error /.test(out) && !/^The person declined/.test(out) });
-    return out;
+    return typeof answer === 'string' ? out : { ...answer, text: out };
   };
 
   const tabOf = (input) => (Number.isInteger(input.tab) ? input.tab : scope.current);
@@ -380,6 +387,24 @@ export function browserTools({ browser, host, scope, words, onStep = () => {} })
         return `The person answered: ${answer}`;
       }),
     },
+
+    ...(images ? {
+      screenshot: {
+        description: 'See a tab as a picture (PNG): the visible part of the page, or one element by its ref (scrolled into view). For what text cannot say: layout, charts, images, colours. Secret fields are painted over. Read refs from snapshot, not from the picture.',
+        inputSchema: schema({ ref: { type: 'string', description: 'Element ref such as A12; default: the whole visible page' }, tab: tabProp }),
+        execute: step('screenshot', (i) => `screenshot${i.ref ? ` ${describe(tabOf(i), i.ref)}` : ''}${Number.isInteger(i.tab) && i.tab !== scope.current ? ` tab ${i.tab}` : ''}`, async (input, signal) => {
+          const tabId = tabOf(input);
+          const blocked = await allowTab(tabId, 'reading the page', signal);
+          if (blocked) return blocked;
+          const res = await browser.call({ cmd: 'screenshot', tabId, ...(input.ref ? { ref: input.ref } : {}) });
+          if (!res.ok) return errorText(res.error);
+          const of = res.ref ? `${describe(tabId, res.ref)} on tab ${tabId}` : `the visible part of tab ${tabId}`;
+          const notes = [res.masked ? `${res.masked} secret field${res.masked === 1 ? '' : 's'} painted over` : '', res.clipped ? 'only its part on screen' : ''].filter(Boolean);
+          return { text: `Screenshot of ${of}: ${res.width}×${res.height} PNG${notes.length ? ` (${notes.join('; ')})` : ''}.`, image: { mediaType: res.mimeType, data: res.data } };
+        }),
+        toModelOutput: ({ output }) => imageOutput(output),
+      },
+    } : {}),
 
     done: {
       description: 'Finish: the task is done, or cannot be done. summary: what happened, in a few words of Markdown.',

@@ -5,7 +5,10 @@
 // or delete. Which conversation a panel shows (a window's side panel, or a
 // panel pinned to a tab) is kept in chrome.storage.session, as tab and window
 // ids end with the browser. Secrets the person types never enter a
-// conversation (the panel fills them straight into the page).
+// conversation (the panel fills them straight into the page), nor do
+// screenshots (a few words stand in their place).
+
+import { withoutImages } from '../agent/media.js';
 
 /**
  * @typedef {{kind:'user'|'assistant'|'notice'|'error', text:string} |
@@ -64,6 +67,7 @@ export function save(id, c) {
 async function write(id, c) {
   const title = titleOf(c);
   if (!title) return [];
+  c.messages = withoutImages(c.messages);
   let size = JSON.stringify(c).length;
   for (const e of c.entries) {
     if (size <= MAX_ONE) break;

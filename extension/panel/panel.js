@@ -6,7 +6,7 @@
 
 import { run, compact } from '../agent/loop.js';
 import { browserTools } from '../agent/tools.js';
-import { createModel, describeError, checkSettings } from '../agent/provider.js';
+import { createModel, describeError, checkSettings, acceptsImages } from '../agent/provider.js';
 import { instructions } from '../agent/prompt.js';
 import { siteOf } from '../../protocol/site.js';
 import { renderMarkdown } from './markdown.js';
@@ -387,7 +387,7 @@ async function start(goal) {
   const retries = settings.provider.maxRetries ?? 2;
   let result;
   try {
-    const tools = browserTools({ browser, host, scope, words: settings.confirmWords, onStep });
+    const tools = browserTools({ browser, host, scope, words: settings.confirmWords, images: acceptsImages(settings.provider), onStep });
     const model = createModel(settings.provider, {
       onResponse: ({ status, retryAfter }) => {
         if (status === 429 || status >= 500) $('meter').textContent = `The model provider answered HTTP ${status}${retryAfter ? `, asking to wait ${retryAfter} s` : ''}; trying again…`;

@@ -1,5 +1,5 @@
 // The person's choice of model and the co-pilot's limits, in
-// chrome.storage.local: `provider` {kind, baseURL, model, apiKey} (a test or
+// chrome.storage.local: `provider` {kind, baseURL, model, apiKey, images} (a test or
 // a managed install may preset it), `confirmWords`, `maxSteps`, `askMode`
 // ('site' or 'every') and `alwaysSites` (sites the co-pilot may act on
 // without asking first, revocable here). Access to the
@@ -7,7 +7,7 @@
 // and revocable), and "Test connection" says exactly what failed.
 
 import { streamText } from 'ai';
-import { checkSettings, createModel, describeError, endpointOf, DEFAULT_BASE_URL } from '../agent/provider.js';
+import { acceptsImages, checkSettings, createModel, describeError, endpointOf, DEFAULT_BASE_URL } from '../agent/provider.js';
 import { DEFAULT_CONFIRM_WORDS, ASK_MODES } from '../agent/consent.js';
 import { DEFAULT_MAX_STEPS } from '../agent/loop.js';
 import { PRESETS, listModels } from '../agent/models.js';
@@ -107,6 +107,7 @@ export async function bindSettings({ onSaved } = {}) {
     $('baseURL').value = s.provider.baseURL || '';
     $('model').value = s.provider.model || '';
     $('apiKey').value = s.provider.apiKey || '';
+    $('images').checked = acceptsImages(s.provider);
     $('maxSteps').value = String(s.maxSteps);
     $('confirmWords').value = s.confirmWords.join(', ');
     $('askMode').value = s.askMode;
@@ -125,7 +126,7 @@ export async function bindSettings({ onSaved } = {}) {
     document.getElementById('always-sites-empty').hidden = s.alwaysSites.length > 0;
   };
   /** @returns {import('../agent/provider.js').ProviderSettings} */
-  const read = () => ({ kind: /** @type {any} */ ($('kind').value), baseURL: $('baseURL').value.trim(), model: $('model').value.trim(), apiKey: $('apiKey').value.trim() });
+  const read = () => ({ kind: /** @type {any} */ ($('kind').value), baseURL: $('baseURL').value.trim(), model: $('model').value.trim(), apiKey: $('apiKey').value.trim(), images: $('images').checked });
   // The endpoint's own list of models, offered as the person types the model's name.
   let listed = '';
   const refreshModels = async () => {
@@ -147,6 +148,7 @@ export async function bindSettings({ onSaved } = {}) {
   /** @param {typeof PRESETS[number]} p */
   const usePreset = (p) => {
     $('kind').value = p.kind;
+    $('images').checked = acceptsImages({ kind: /** @type {any} */ (p.kind) });
     $('baseURL').value = p.baseURL;
     $('model').value = '';
     if (!p.key) $('apiKey').value = '';
@@ -160,6 +162,8 @@ export async function bindSettings({ onSaved } = {}) {
     return b;
   }));
   $('kind').addEventListener('change', () => {
+    // Another kind of endpoint starts from its own default, as a preset does.
+    $('images').checked = acceptsImages({ kind: /** @type {any} */ ($('kind').value) });
     const d = DEFAULT_BASE_URL[$('kind').value];
     if (d && (!$('baseURL').value || Object.values(DEFAULT_BASE_URL).includes($('baseURL').value))) $('baseURL').value = d;
   });

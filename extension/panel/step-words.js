@@ -57,6 +57,7 @@ function forms({ name, input = {}, targets = {} }) {
     }
     case 'back': return ['Going back', 'Went back', 'Go back'];
     case 'wait_for': return ['Waiting for', 'Saw', 'Wait for'].map((v) => `${v} “${clip(String(input.text || ''), 60)}”`);
+    case 'screenshot': return ['Taking', 'Took', 'Take'].map((v) => `${v} a screenshot of ${input.ref ? element(targets[input.ref], input.ref) : `the page${tab}`}`);
     case 'resolve': return ['Looking up', 'Looked up', 'Look up'].map((v) => `${v} ${element(targets[input.ref], input.ref)}`);
     case 'ask_user': {
       if (input.secret_ref) return ['Asking', 'Asked', 'Ask'].map((v) => `${v} you for ${secretWords(targets[input.secret_ref]?.secret)} of ${element(targets[input.secret_ref], input.secret_ref)}`);

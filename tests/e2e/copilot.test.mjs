@@ -116,6 +116,7 @@ test('search and open a result, streaming the answer (OpenAI-compatible)', async
   const details = await panel.evaluate(() => [...document.querySelectorAll('.step pre')].map((p) => p.textContent));
   assert.match(details[3], /<page tab="\d+" kind="snapshot" url="http:\/\/127\.0\.0\.1:\d+\/copilot\/shop\.html\?id=pro"/);
   assert.equal(model.state.requests[0].headers.authorization, `Bearer ${KEY}`);
+  assert.ok(!model.state.requests[0].tools.includes('screenshot'), 'an OpenAI-compatible model is not sent pictures unless the person says it accepts them');
   noLeaks();
 });
 
@@ -185,6 +186,25 @@ test('resolve, navigate, wait_for and back through the extension (Anthropic)', a
   assert.match(page.url(), /shop\.html\?q=grinder$/);
   assert.match((await stepLines(panel)).join('\n'), /^Read the page\nLooked up “Pro grinder”\nWent to 127\.0\.0\.1:\d+\/copilot\/shop\.html\?id=pro\nSaw “Price:”\nWent back$/m);
 });
+
+for (const [kind, what, goal] of [['anthropic', 'the button “Buy now”', 'Look at "Buy now"'], ['openai-compatible', 'the viewport', 'Look at the page']]) {
+  test(`a screenshot of ${what}: the next request carries a real PNG of it, and the kept conversation does not (${kind})`, async () => {
+    // Anthropic accepts images by default; an OpenAI-compatible model once the person says so in Settings.
+    await useModel(kind, 'looker', kind === 'anthropic' ? {} : { images: true });
+    const { page, panel } = await task('/copilot/shop.html?id=pro');
+    await ask(panel, goal);
+    const [width, height] = kind === 'anthropic'
+      ? await page.evaluate(() => { const r = document.getElementById('buy').getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)]; })
+      : await page.evaluate(() => [innerWidth, innerHeight]);
+    assert.match(await lastReply(panel), new RegExp(`^I see a PNG of ${width}×${height} pixels \\(\\d+ bytes\\)\\.$`));
+    assert.match((await stepLines(panel)).join('\n'), kind === 'anthropic' ? /^Read the page\nTook a screenshot of “Buy now”$/m : /^Took a screenshot of the page$/m);
+    const request = model.state.requests.at(-1);
+    assert.ok(request.turns.some((t) => (kind === 'anthropic' ? t.role === 'tool' : t.role === 'user') && t.images?.length === 1), 'where each wire protocol carries it');
+    const stored = JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)));
+    assert.ok(!stored.includes('iVBORw0KGgo'), 'no PNG in storage');
+    assert.match(stored, /the screenshot is no longer kept/);
+  });
+}
 
 test('a purchase the person declines is not made (Anthropic)', async () => {
   await useModel('anthropic', 'buy');
@@ -550,7 +570,11 @@ test('settings: stored under `provider`, Test connection says what failed or tha
   await card.getByRole('button', { name: 'LM Studio' }).click();
   assert.equal(await panel.getByRole('button', { name: 'Settings', exact: true }).getAttribute('aria-expanded'), 'true');
   assert.equal(await panel.getByLabel('Base URL').inputValue(), 'http://localhost:1234/v1');
+  // Pictures for the model: on for Anthropic, off for OpenAI-compatible endpoints until the person says so.
+  await panel.getByRole('button', { name: 'Anthropic', exact: true }).first().click();
+  assert.equal(await panel.getByLabel('The model accepts images').isChecked(), true);
   await panel.getByRole('button', { name: 'OpenAI', exact: true }).first().click();
+  assert.equal(await panel.getByLabel('The model accepts images').isChecked(), false);
   assert.equal(await panel.getByLabel('Base URL').inputValue(), 'https://api.openai.com/v1');
   assert.equal(await panel.evaluate(() => document.activeElement?.id), 'apiKey', 'the next thing to give is the key');
   if (process.env.AXSNAP_UPDATE_DOCS) await panel.screenshot({ path: join(ROOT, 'docs/copilot-first-run.png') });
@@ -574,7 +598,7 @@ test('settings: stored under `provider`, Test connection says what failed or tha
   assert.equal(await panel.evaluate(() => document.activeElement?.id), 'message');
   await panel.getByRole('button', { name: 'Settings', exact: true }).click();
   const stored = await panel.evaluate(() => chrome.storage.local.get('provider'));
-  assert.deepEqual(stored.provider, { kind: 'openai-compatible', baseURL: model.openaiURL, model: 'hello', apiKey: KEY });
+  assert.deepEqual(stored.provider, { kind: 'openai-compatible', baseURL: model.openaiURL, model: 'hello', apiKey: KEY, images: false });
   assert.equal(await card.isHidden(), true, 'the first-run card is gone once a model is set up');
   await panel.getByLabel('Provider').selectOption('builtin');
   await panel.getByRole('button', { name: 'Test connection' }).click();

@@ -5,8 +5,9 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { startModelServer } from '../model-server.mjs';
-import { fakeSite, fakeHost, el } from './fake-site.mjs';
-import { run } from '../../extension/agent/loop.js';
+import { fakeSite, fakeHost, el, ONE_PIXEL_PNG } from './fake-site.mjs';
+import { run, compact } from '../../extension/agent/loop.js';
+import { withoutImages, IMAGE_LEFT_OUT } from '../../extension/agent/media.js';
 import { browserTools } from '../../extension/agent/tools.js';
 import { createModel, describeError } from '../../extension/agent/provider.js';
 import { instructions } from '../../extension/agent/prompt.js';
@@ -47,7 +48,7 @@ async function task(kind, model, goal, { pages, start, host = fakeHost(), site =
   const scope = { startTab: 1, current: 1, sites: new Set(['shop.test']), tabs: new Set([1]), always: new Set(['shop.test']) };
   const events = [];
   const onStep = (e) => events.push(e);
-  const tools = browserTools({ browser: site, host, scope, onStep });
+  const tools = browserTools({ browser: site, host, scope, onStep, images: o.images });
   const r = await run({ goal, tools, model: createModel(settings(kind, model, o.provider)), instructions: instructions({ tab: 1, url: pages[start].url }), onStep, ...o.run });
   return { r, site, host, events };
 }
@@ -101,6 +102,47 @@ for (const kind of KINDS) {
     assert.match(out.host.asked[0].summary, /navigate to http:\/\/evil\.test\/collect/);
   });
 }
+
+for (const kind of KINDS) {
+  test(`${kind}: a screenshot reaches the model as a picture, in the tool result or (chat completions) in a user message right after it`, async () => {
+    const out = await task(kind, 'looker', 'Take a screenshot of "Buy now"', { pages: SHOP, start: 'product', images: true });
+    assert.equal(out.r.status, 'done', describeError(out.r.error, settings(kind, 'looker')));
+    assert.equal(out.r.summary, 'I see a PNG of 1×1 pixels (70 bytes).');
+    assert.deepEqual(out.site.state.log.filter((m) => m.cmd === 'screenshot'), [{ cmd: 'screenshot', tabId: 1, ref: 'A7' }]);
+    assert.deepEqual(out.events.filter((e) => e.type === 'tool-end' && e.name === 'screenshot').map((e) => e.detail), ['Screenshot of A7 "Buy now" on tab 1: 1×1 PNG.']);
+    const body = JSON.parse(srv.state.requests.at(-1).body);
+    if (kind === 'anthropic') {
+      const result = body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === 'tool_result' && Array.isArray(p.content));
+      assert.deepEqual(result.content.map((p) => p.type), ['text', 'image']);
+      assert.deepEqual(result.content[1].source, { type: 'base64', media_type: 'image/png', data: ONE_PIXEL_PNG });
+    } else {
+      const at = body.messages.findIndex((m) => m.role === 'tool' && /Screenshot of A7/.test(m.content));
+      assert.equal(typeof body.messages[at].content, 'string', 'a tool message carries text only');
+      assert.match(body.messages[at].content, /The picture follows in the next message\.$/);
+      assert.equal(body.messages[at + 1].role, 'user');
+      assert.deepEqual(body.messages[at + 1].content.map((p) => p.type), ['text', 'image_url']);
+      assert.equal(body.messages[at + 1].content[1].image_url.url, `data:image/png;base64,${ONE_PIXEL_PNG}`);
+    }
+    // What a conversation keeps: the tool's words and a placeholder, never the picture.
+    const kept = JSON.stringify(withoutImages(out.r.messages));
+    assert.ok(!kept.includes(ONE_PIXEL_PNG));
+    assert.ok(kept.includes(JSON.stringify(`Screenshot of A7 "Buy now" on tab 1: 1×1 PNG.\n${IMAGE_LEFT_OUT}`)));
+  });
+}
+
+test('a model that does not accept images is offered no screenshot tool', async () => {
+  await task('openai-compatible', 'hello', 'Hi', { pages: SHOP, start: 'product' });
+  assert.ok(srv.state.requests[0].tools.includes('snapshot'));
+  assert.ok(!srv.state.requests[0].tools.includes('screenshot'));
+});
+
+test('only the latest screenshot is sent to the model again', () => {
+  const shot = (id) => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'screenshot',
+    output: { type: 'content', value: [{ type: 'text', text: `shot ${id}` }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: ONE_PIXEL_PNG } }] } }] });
+  const out = /** @type {any[]} */ (compact(/** @type {any} */ ([shot('a'), shot('b')])));
+  assert.deepEqual(out[0].content[0].output, { type: 'text', value: `shot a\n${IMAGE_LEFT_OUT}` });
+  assert.deepEqual(out[1].content[0].output.value.map((p) => p.type), ['text', 'file']);
+});
 
 test('a model that fills a secret field itself ends up asking the person; its value never reaches the page', async () => {
   const host = fakeHost();

@@ -18,6 +18,9 @@ export function el(role, ref, name, { filled = false, value = '', ...facts } = {
   return { text, ref, fact: { role, name, ...facts } };
 }
 
+/** A real PNG of one pixel: what the stand-in's `screenshot` answers. */
+export const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 export function fakeSite(pages, start) {
   const state = { page: start, fields: {}, log: [], history: [], tabs: [{ tabId: 1, title: '', url: '', active: true }] };
   const answer = (tabId, extra = {}) => {
@@ -56,6 +59,8 @@ export function fakeSite(pages, start) {
         case 'back':
           state.page = state.history.pop() || state.page;
           return { ok: true };
+        case 'screenshot':
+          return { ok: true, tabId: msg.tabId, ...(msg.ref ? { ref: msg.ref } : {}), mimeType: 'image/png', data: ONE_PIXEL_PNG, width: 1, height: 1, masked: 0, clipped: false };
         case 'tabs':
           return { ok: true, tabs: state.tabs.map((t) => ({ ...t, windowId: 1, title: pages[state.page].title, url: pages[state.page].url })) };
         default:
