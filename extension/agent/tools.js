@@ -21,6 +21,7 @@ import { imageOutput } from './media.js';
  * @typedef {{summary:string, reason:string, tabId:number, signal?:AbortSignal}} ConfirmRequest
  * @typedef {'once'|'task'|'always'|false} Permit  the person's answer to "Act on example.com?"
  * @typedef {import('./consent.js').Fact} Fact
+ * @typedef {import('./media.js').WithImage} WithImage
  * @typedef {{url:string, title:string, site:string, facts:Map<string, Fact>}} Seen  what the model last saw of a tab
  * @typedef {{confirm:(r:ConfirmRequest)=>Promise<boolean>,
  *   permit:(r:{site:string, summary:string, tabId:number, signal?:AbortSignal})=>Promise<Permit>,
@@ -28,7 +29,7 @@ import { imageOutput } from './media.js';
  *   ask:(r:{question:string, signal?:AbortSignal})=>Promise<string>,
  *   redact?:(text:string)=>string}} Host
  * @typedef {{name:string, input:any, targets:Record<string, {role:string, name:string, secret?:string}>}} StepWhat  the tool, its input, and what the page said of the refs it names
- * @typedef {{type:'tool-start', id:string, line:string} & StepWhat | {type:'tool-end', id:string, line:string, detail:string, ok:boolean} & StepWhat | {type:'done', summary:string}} ToolEvent
+ * @typedef {{type:'tool-start', id:string, line:string} & StepWhat | {type:'tool-end', id:string, line:string, detail:string, ok:boolean, image?:WithImage['image']} & StepWhat | {type:'done', summary:string}} ToolEvent
  */
 
 /** The protocol's actions (protocol/protocol.js). */
@@ -64,7 +65,7 @@ export function browserTools({ browser, host, scope, words, images = false, onSt
    * body answers text, or text with an image (the step shows the text).
    * @param {string} name
    * @param {string | ((input:any) => string)} line
-   * @param {(input:any, signal?:AbortSignal) => Promise<string | import('./media.js').WithImage>} body
+   * @param {(input:any, signal?:AbortSignal) => Promise<string | WithImage>} body
    */
   const step = (name, line, body) => async (/** @type {any} */ input, /** @type {{toolCallId?:string, abortSignal?:AbortSignal}} */ { toolCallId, abortSignal } = {}) => {
     const id = toolCallId || `${name}-${Math.random()}`;
@@ -72,7 +73,7 @@ export function browserTools({ browser, host, scope, words, images = false, onSt
     abortSignal?.throwIfAborted();
     const what = { name, input, targets: targetsOf(input) };
     onStep({ type: 'tool-start', id, line: text, ...what });
-    /** @type {string | import('./media.js').WithImage} */
+    /** @type {string | WithImage} */
     let answer;
     try {
       answer = await body(input, abortSignal);
@@ -84,7 +85,8 @@ export function browserTools({ browser, host, scope, words, images = false, onSt
     const out = redact(typeof answer === 'string' ? answer : answer.text);
     // What was known before the step holds (the page may since be another); a ref looked up on the way is added.
     what.targets = { ...targetsOf(input), ...what.targets };
-    onStep({ type: 'tool-end', id, line: text, ...what, detail: out, ok: !/^Error /.test(out) && !/^The person declined/.test(out) });
+    // The picture goes with the step too: the person sees what the model was sent.
+    onStep({ type: 'tool-end', id, line: text, ...what, detail: out, ok: !/^Error /.test(out) && !/^The person declined/.test(out), ...(typeof answer === 'string' ? {} : { image: answer.image }) });
     return typeof answer === 'string' ? out : { ...answer, text: out };
   };
 

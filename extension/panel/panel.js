@@ -376,6 +376,8 @@ async function start(goal) {
       if (!s) return;
       Object.assign(s.entry, { detail: e.detail, ok: e.ok, what: { name: e.name, input: e.input, targets: e.targets } });
       s.el.replaceWith(s.el = renderEntry(s.entry));
+      // Shown while the panel is open, never kept: the entry holds the step's words only.
+      if (e.image) s.el.append(Object.assign(document.createElement('img'), { className: 'step-image', src: `data:${e.image.mediaType};base64,${e.image.data}`, alt: 'The screenshot sent to the model' }));
       working('Thinking…');
       persist();
     } else if (e.type === 'usage') {

@@ -198,6 +198,9 @@ for (const [kind, what, goal] of [['anthropic', 'the button “Buy now”', 'Loo
       : await page.evaluate(() => [innerWidth, innerHeight]);
     assert.match(await lastReply(panel), new RegExp(`^I see a PNG of ${width}×${height} pixels \\(\\d+ bytes\\)\\.$`));
     assert.match((await stepLines(panel)).join('\n'), kind === 'anthropic' ? /^Read the page\nTook a screenshot of “Buy now”$/m : /^Took a screenshot of the page$/m);
+    // The person sees the picture the model was sent, in the step's details.
+    assert.deepEqual(await panel.evaluate(() => { const img = /** @type {HTMLImageElement} */ (document.querySelector('.step .step-image')); return img && [img.naturalWidth, img.naturalHeight, img.alt]; }),
+      [width, height, 'The screenshot sent to the model']);
     const request = model.state.requests.at(-1);
     assert.ok(request.turns.some((t) => (kind === 'anthropic' ? t.role === 'tool' : t.role === 'user') && t.images?.length === 1), 'where each wire protocol carries it');
     const stored = JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)));
@@ -566,7 +569,7 @@ test('settings: stored under `provider`, Test connection says what failed or tha
   const { panel } = await task('/copilot/notes.html');
   // With no model set up, the panel says what the co-pilot does and offers presets.
   const card = panel.getByRole('region', { name: 'Your co-pilot for this browser' });
-  assert.match(await card.textContent(), /sends the page's text to the model you choose, and nowhere else\. Never passwords, card numbers or codes/);
+  assert.match(await card.textContent(), /sends the page's text to the model you choose, and nowhere else \(screenshots too, if the model accepts images\)\. Never passwords, card numbers or codes/);
   await card.getByRole('button', { name: 'LM Studio' }).click();
   assert.equal(await panel.getByRole('button', { name: 'Settings', exact: true }).getAttribute('aria-expanded'), 'true');
   assert.equal(await panel.getByLabel('Base URL').inputValue(), 'http://localhost:1234/v1');
