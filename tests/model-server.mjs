@@ -139,6 +139,8 @@ export async function startModelServer(o = {}) {
     delayMs: o.delayMs ?? 0,
     /** Set by tests to the API key every request must carry (checked like a real provider does). */
     apiKey: null,
+    /** Set by tests: the model reads no images, and a request holding one is refused as OpenAI refuses it. */
+    refuseImages: false,
   };
   const sockets = new Set();
   const server = createServer(async (req, res) => {
@@ -167,6 +169,10 @@ export async function startModelServer(o = {}) {
       if (f.times !== undefined) f.times--;
       if (f.hang) return; // never answers: the client's timeout must fire
       if (f.status) { json(f.status, f.body || errorBody(kind, f.status), f.retryAfter !== undefined ? { 'retry-after': String(f.retryAfter) } : {}); return; }
+    }
+    if (state.refuseImages && parsed.turns.some((t) => t.images?.length)) {
+      json(400, { error: { message: 'Invalid content type. image_url is only supported by certain models.', type: 'invalid_request_error', code: null } });
+      return;
     }
     // A model listed by the server that cannot call tools (Ollama answers so for many small models).
     if (body.model === 'no-tools' && body.tools?.length) { json(400, { error: { message: 'registry.ollama.ai/library/no-tools does not support tools', type: 'api_error' } }); return; }
@@ -211,7 +217,7 @@ export async function startModelServer(o = {}) {
     anthropicURL: `http://127.0.0.1:${port}/anthropic/v1`,
     /** Fails the next `times` requests (all when undefined) as described. */
     fail(failure) { state.failure = failure; },
-    reset() { state.failure = null; state.requests.length = 0; state.leaks.length = 0; state.canaries.clear(); state.apiKey = null; },
+    reset() { state.failure = null; state.requests.length = 0; state.leaks.length = 0; state.canaries.clear(); state.apiKey = null; state.refuseImages = false; },
     close: () => new Promise((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
   };
 }

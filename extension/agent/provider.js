@@ -129,6 +129,7 @@ export function describeError(/** @type {any} */ e, p) {
     const s = e.statusCode;
     const says = providerSays(e);
     if (s === 401 || s === 403) text = `${where} refused the API key (HTTP ${s}${says}). Check the key in Settings.`;
+    else if (s === 400 && /\bimages?\b|image_url|vision/i.test(says)) text = `The model “${p.model}” cannot read images (HTTP 400${says}). Untick “The model accepts images” in Settings, or choose a model that reads them.`;
     else if (s === 400 && /\btools?\b/i.test(says)) text = `The model “${p.model}” cannot call tools (HTTP 400${says}), and the co-pilot acts only through them. Choose another model (Settings, or the model list above the conversation).`;
     else if (s === 404) text = `${where} has no such model or path (HTTP 404${says}). Check the base URL and the model name “${p.model}”.`;
     else if (s === 429) {

@@ -396,7 +396,7 @@ async function start(goal) {
       },
     });
     result = await run({
-      goal, history: state.conv.messages, tools, model, instructions: instructions({ tab: tab.id, url: tab.url }),
+      goal, history: state.conv.messages, tools, model, instructions: instructions({ tab: tab.id, url: tab.url }, { images: acceptsImages(settings.provider) }),
       onStep, signal: controller.signal, maxSteps: settings.maxSteps, maxRetries: retries,
       timeout: { chunkMs: settings.provider.timeoutMs || 60000 },
     });

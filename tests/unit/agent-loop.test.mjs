@@ -130,6 +130,14 @@ for (const kind of KINDS) {
   });
 }
 
+test('a model that turns out to read no images: the error says which setting to change', async () => {
+  srv.state.refuseImages = true;
+  const out = await task('openai-compatible', 'looker', 'Look at the page', { pages: SHOP, start: 'product', images: true, run: { maxRetries: 0 } });
+  assert.equal(out.r.status, 'error');
+  assert.equal(describeError(out.r.error, settings('openai-compatible', 'looker')),
+    'The model “looker” cannot read images (HTTP 400: Invalid content type. image_url is only supported by certain models.). Untick “The model accepts images” in Settings, or choose a model that reads them.');
+});
+
 test('a model that does not accept images is offered no screenshot tool', async () => {
   await task('openai-compatible', 'hello', 'Hi', { pages: SHOP, start: 'product' });
   assert.ok(srv.state.requests[0].tools.includes('snapshot'));
