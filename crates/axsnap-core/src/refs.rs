@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 use crate::tree::IdMap;
 use std::collections::HashMap;
 
+/// Rows of a list are a few elements each: a twin further than this many
+/// gone elements after its neighbour is not taken for the one it replaced.
+const MOST_BETWEEN: usize = 64;
+
 /// A ref whose element was missing from this many full snapshots in a row
 /// is forgotten (its number still answers `stale_ref`, and is never reused).
 pub const PRUNE_AFTER: u64 = 3;
@@ -59,6 +63,12 @@ pub struct RefTable {
     /// Of the roles and names in `replaced`: how many of the snapshot's new
     /// elements (those without a ref yet) show each, per frame.
     newcomers: HashMap<(String, String, String), usize>,
+    /// During a full snapshot: every ref the previous one showed whose element
+    /// is gone, named or not (what stood between a twin and its neighbour).
+    gone: std::collections::HashSet<u32>,
+    /// During a full snapshot: the ref the previous one gave right after each
+    /// (None: the first), the order [`RefTable::successor`] walks.
+    next_of: HashMap<Option<u32>, u32>,
     /// The ref this snapshot gave last, in the page's order.
     last_given: Option<u32>,
     /// This snapshot shows a modal dialog: the page behind it is hidden, not gone.
@@ -111,6 +121,8 @@ impl Default for RefTable {
             limit: MAX_ENTRIES,
             replaced: HashMap::new(),
             newcomers: HashMap::new(),
+            gone: std::collections::HashSet::new(),
+            next_of: HashMap::new(),
             last_given: None,
             held: false,
             unheld: 0,
@@ -173,12 +185,15 @@ impl RefTable {
     /// role, name and URL, when that is unambiguous: the name is not empty,
     /// and either no other gone ref showed the same and no other new element
     /// shows that role and name, or (twins, such as the rows' "Delete"
-    /// buttons of a list written again) the gone one stood right after the
-    /// element the new one stands after, which kept its ref. Anything less
-    /// certain gets a new ref, the old one stale.
+    /// buttons of a list written again) the gone one stood after the element
+    /// the new one stands after, which kept its ref, with nothing between
+    /// them but elements gone too (a row deleted above it); of such twins,
+    /// the nearest. Anything less certain gets a new ref, the old one stale.
     pub fn expect_replacements<'a>(&mut self, nodes: impl Iterator<Item = (&'a str, i64, &'a str, &'a str)> + Clone) {
         self.replaced.clear();
         self.newcomers.clear();
+        self.gone.clear();
+        self.next_of.clear();
         // No ref yet (a tab's first snapshot): nothing can pass on.
         if self.entries.is_empty() {
             return;
@@ -194,7 +209,18 @@ impl RefTable {
         }
         for (&n, e) in &self.entries {
             let t = &e.target;
-            if (e.seen != previous && e.seen != before_dialog) || t.name.is_empty() || alive.contains(&n) || self.partial.contains(&t.frame) {
+            if e.seen != previous && e.seen != before_dialog {
+                continue;
+            }
+            // Two snapshots' orders (the page before a dialog and the dialog) that disagree say nothing.
+            if self.next_of.insert(e.after, n).is_some() {
+                self.next_of.insert(e.after, u32::MAX);
+            }
+            if alive.contains(&n) || self.partial.contains(&t.frame) {
+                continue;
+            }
+            self.gone.insert(n);
+            if t.name.is_empty() {
                 continue;
             }
             let shown = (t.frame.clone(), t.role.clone(), t.name.clone(), t.url.clone());
@@ -221,14 +247,36 @@ impl RefTable {
         if self.replaced.is_empty() {
             return None;
         }
-        let alone = self.newcomers.get(&(frame.to_string(), role.to_string(), name.to_string())) == Some(&1);
-        let gone = self.replaced.get_mut(&(frame.to_string(), role.to_string(), name.to_string(), url.map(str::to_string)))?;
-        let at = match (alone && gone.len() == 1, self.last_given) {
-            (true, _) => 0,
-            (false, Some(before)) => gone.iter().position(|n| self.entries.get(n).is_some_and(|e| e.after == Some(before)))?,
-            (false, None) => return None,
-        };
-        Some(gone.swap_remove(at))
+        let key = (frame.to_string(), role.to_string(), name.to_string(), url.map(str::to_string));
+        let gone = self.replaced.get(&key)?;
+        let at = if self.alone(&key) { 0 } else { self.nearest_twin(gone)? };
+        self.replaced.get_mut(&key).map(|gone| gone.swap_remove(at))
+    }
+
+    /// One gone ref shows this and one new element does: it passes on whatever their places.
+    fn alone(&self, (frame, role, name, url): &Shown) -> bool {
+        let shown = (frame.clone(), role.clone(), name.clone());
+        self.newcomers.get(&shown) == Some(&1) && self.replaced.get(&(shown.0, shown.1, shown.2, url.clone())).is_some_and(|g| g.len() == 1)
+    }
+
+    /// Of twins `gone`, the one first after the element given last, past
+    /// elements gone for good only (a row deleted above it): its index.
+    fn nearest_twin(&self, gone: &[u32]) -> Option<usize> {
+        let mut next = self.next_of.get(&self.last_given).copied();
+        for _ in 0..MOST_BETWEEN {
+            let n = next.filter(|n| self.gone.contains(n))?;
+            let e = self.entries.get(&n)?;
+            if let Some(i) = gone.iter().position(|&g| g == n) {
+                return Some(i);
+            }
+            // Given in this snapshot already, or sure to be (one of a kind): it stands elsewhere now.
+            let t = &e.target;
+            if e.seen == self.generation || self.alone(&(t.frame.clone(), t.role.clone(), t.name.clone(), t.url.clone())) {
+                return None;
+            }
+            next = self.next_of.get(&Some(n)).copied();
+        }
+        None
     }
 
     /// Ends a snapshot: forgets refs gone for [`PRUNE_AFTER`] full snapshots,
@@ -236,6 +284,8 @@ impl RefTable {
     pub fn end(&mut self, subtree: bool) {
         self.replaced.clear();
         self.newcomers.clear();
+        self.gone.clear();
+        self.next_of.clear();
         if subtree {
             return;
         }
@@ -515,6 +565,38 @@ mod tests {
         assert_eq!(full(&mut t, &[10]), a);
         assert_eq!(t.resolve("A0").unwrap().backend_node_id, 10);
         assert_eq!(t.resolve("A0").unwrap().document, "d");
+    }
+
+    /// A full snapshot of frame "f" showing these (backend id, role, name), as the distiller asks.
+    fn redrawn(t: &mut RefTable, nodes: &[(i64, &str, &str)]) -> Vec<u32> {
+        t.begin(&[doc("f", "d")], false, false);
+        t.expect_replacements(nodes.iter().map(|&(b, role, name)| ("f", b, role, name)));
+        let refs = nodes.iter().map(|&(b, role, name)| t.assign("f", b, role, name, None)).collect();
+        t.end(false);
+        refs
+    }
+
+    #[test]
+    fn a_list_drawn_again_without_a_row_keeps_the_refs_of_the_rows_below_it() {
+        let rows = |first: i64, names: &[&'static str]| -> Vec<(i64, &'static str, &'static str)> {
+            let mut nodes = vec![(1, "button", "Add")];
+            for (i, name) in names.iter().enumerate() {
+                nodes.push((first + 2 * i as i64, "checkbox", *name));
+                nodes.push((first + 2 * i as i64 + 1, "button", "Delete"));
+            }
+            nodes
+        };
+        let mut t = RefTable::new();
+        assert_eq!(redrawn(&mut t, &rows(10, &["Milk", "Eggs", "Bread", "Eggs"])), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        // "Milk" deleted: the first "Eggs" (a twin) stood after it, gone, and after "Add" before that.
+        assert_eq!(redrawn(&mut t, &rows(20, &["Eggs", "Bread", "Eggs"])), [0, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(t.resolve("A3").unwrap().backend_node_id, 20);
+        assert_eq!(t.resolve("A1").unwrap_err().code, ErrorCode::StaleRef);
+        // The first "Eggs" deleted: the other keeps its own ref, the deleted one's is stale.
+        assert_eq!(redrawn(&mut t, &rows(30, &["Bread", "Eggs"])), [0, 5, 6, 7, 8]);
+        assert_eq!(t.resolve("A3").unwrap_err().code, ErrorCode::StaleRef);
+        // Moved, one of a kind now: it keeps its ref wherever it went, and the twin after it too.
+        assert_eq!(redrawn(&mut t, &rows(40, &["Eggs", "Bread"])), [0, 7, 8, 5, 6]);
     }
 
     #[test]
