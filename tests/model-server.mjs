@@ -8,6 +8,12 @@
 import { createServer } from 'node:http';
 import { AGENTS, transcriptText } from './model-agents.mjs';
 
+/** What the list of models says of some, as OpenRouter's does: what they take in. */
+const LISTED = {
+  looker: { architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'] } },
+  hello: { architecture: { input_modalities: ['text'], output_modalities: ['text'] } },
+};
+
 /** The extension's origin: answered with CORS headers, as OpenAI and Anthropic do for browsers. */
 const EXTENSION_ORIGIN = 'chrome-extension://igfmikjflpmjjplejblhobglmclempkh';
 
@@ -149,7 +155,7 @@ export async function startModelServer(o = {}) {
     const url = new URL(req.url, 'http://x');
     const kind = url.pathname.endsWith('/chat/completions') ? 'openai' : url.pathname.endsWith('/messages') ? 'anthropic' : url.pathname.endsWith('/models') ? 'models' : null;
     if (!kind) { res.writeHead(404, cors).end('not found'); return; }
-    if (kind === 'models') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data: [...Object.keys(AGENTS), 'no-tools'].map((id) => ({ id })) })); return; }
+    if (kind === 'models') { res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data: [...Object.keys(AGENTS), 'no-tools'].map((id) => ({ id, ...LISTED[id] })) })); return; }
     let raw = '';
     for await (const c of req) raw += c;
     const body = JSON.parse(raw || '{}');

@@ -2,6 +2,8 @@
 // OpenAI-compatible servers (OpenAI, OpenRouter, Ollama, LM Studio, vLLM)
 // and on Anthropic. Where the list says whether a model can call tools
 // (OpenRouter's `supported_parameters`), that is kept: the co-pilot needs them.
+// So is whether it reads images (OpenRouter's `architecture.input_modalities`):
+// the co-pilot offers screenshots to those that do.
 
 import { endpointOf, DEFAULT_BASE_URL } from './provider.js';
 
@@ -16,7 +18,7 @@ export const PRESETS = [
 
 /**
  * @param {import('./provider.js').ProviderSettings} p
- * @returns {Promise<Array<{id:string, tools?:boolean}>>}  sorted by id; throws when the endpoint gives no list
+ * @returns {Promise<Array<{id:string, tools?:boolean, images?:boolean}>>}  sorted by id; throws when the endpoint gives no list
  */
 export async function listModels(p, { timeoutMs = 8000 } = {}) {
   if (p.kind === 'builtin') return [];
@@ -30,6 +32,10 @@ export async function listModels(p, { timeoutMs = 8000 } = {}) {
   const body = await res.json();
   const data = Array.isArray(body?.data) ? body.data : [];
   return data.filter((m) => typeof m?.id === 'string')
-    .map((m) => ({ id: m.id, ...(Array.isArray(m.supported_parameters) ? { tools: m.supported_parameters.includes('tools') } : {}) }))
+    .map((m) => ({
+      id: m.id,
+      ...(Array.isArray(m.supported_parameters) ? { tools: m.supported_parameters.includes('tools') } : {}),
+      ...(Array.isArray(m.architecture?.input_modalities) ? { images: m.architecture.input_modalities.includes('image') } : {}),
+    }))
     .sort((a, b) => a.id.localeCompare(b.id));
 }

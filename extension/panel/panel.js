@@ -506,6 +506,8 @@ async function switchTo(id) {
 }
 let renderHistory = async () => {};
 $('new').addEventListener('click', () => switchTo());
+/** The models the picker offers, as the endpoint listed them. */
+let chatModels = /** @type {Awaited<ReturnType<typeof listModels>>} */ ([]);
 /** The model picker above the conversation: the endpoint's models, the choice kept in the settings. */
 async function fillChatModels() {
   const { provider } = await loadSettings();
@@ -515,7 +517,7 @@ async function fillChatModels() {
   $('chat-model').previousElementSibling.toggleAttribute('hidden', !ready);
   $('first-run').hidden = !checkSettings(provider);
   if (!ready) return;
-  const models = await listModels(provider).catch(() => []);
+  const models = chatModels = await listModels(provider).catch(() => []);
   if (!models.some((m) => m.id === provider.model)) models.unshift({ id: provider.model });
   select.replaceChildren(...models.map((m) => Object.assign(document.createElement('option'), { value: m.id, textContent: modelLabel(m) })));
   select.value = provider.model;
@@ -523,7 +525,9 @@ async function fillChatModels() {
 $('chat-model').addEventListener('change', async () => {
   const { provider } = await loadSettings();
   const model = /** @type {HTMLSelectElement} */ ($('chat-model')).value;
-  await chrome.storage.local.set({ provider: { ...provider, model } });
+  // Where the list says whether the model reads images, that becomes the setting.
+  const images = chatModels.find((m) => m.id === model)?.images;
+  await chrome.storage.local.set({ provider: { ...provider, model, ...(typeof images === 'boolean' ? { images } : {}) } });
   announce(`The co-pilot now answers with ${model}.`);
 });
 

@@ -129,13 +129,15 @@ export async function bindSettings({ onSaved } = {}) {
   const read = () => ({ kind: /** @type {any} */ ($('kind').value), baseURL: $('baseURL').value.trim(), model: $('model').value.trim(), apiKey: $('apiKey').value.trim(), images: $('images').checked });
   // The endpoint's own list of models, offered as the person types the model's name.
   let listed = '';
+  /** @type {Awaited<ReturnType<typeof listModels>>} */
+  let models = [];
   const refreshModels = async () => {
     const provider = read();
     const at = JSON.stringify([provider.kind, provider.baseURL, provider.apiKey]);
     if (at === listed || provider.kind === 'builtin') return;
     listed = at;
     try {
-      const models = await listModels(provider);
+      models = await listModels(provider);
       document.getElementById('model-options').replaceChildren(...models.map((m) => Object.assign(document.createElement('option'), { value: m.id, label: modelLabel(m) })));
       $('model-hint').textContent = `${endpointOf(provider).origin} offers ${models.length} model${models.length === 1 ? '' : 's'}: type to pick one.`;
     } catch (e) {
@@ -145,6 +147,11 @@ export async function bindSettings({ onSaved } = {}) {
   };
   for (const id of ['kind', 'baseURL', 'apiKey']) $(id).addEventListener('change', refreshModels);
   $('model').addEventListener('focus', refreshModels);
+  // Where the list says whether the model reads images, the checkbox follows it.
+  $('model').addEventListener('input', () => {
+    const images = models.find((m) => m.id === $('model').value.trim())?.images;
+    if (typeof images === 'boolean') $('images').checked = images;
+  });
   /** @param {typeof PRESETS[number]} p */
   const usePreset = (p) => {
     $('kind').value = p.kind;

@@ -527,6 +527,9 @@ test('the model is picked from the endpoint\'s list above the conversation; one 
   const picker = panel.getByLabel('Chat model');
   await panel.waitForFunction(() => document.querySelectorAll('#chat-model option').length > 3);
   assert.equal(await picker.inputValue(), 'hello');
+  // Picked from the list, a model that reads images (the list says so) gets screenshots.
+  await picker.selectOption('looker');
+  await panel.waitForFunction(() => chrome.storage.local.get('provider').then((s) => s.provider.model === 'looker' && s.provider.images === true));
   await picker.selectOption('no-tools');
   await panel.waitForFunction(() => chrome.storage.local.get('provider').then((s) => s.provider.model === 'no-tools'));
   await ask(panel, 'Hello');
@@ -591,7 +594,11 @@ test('settings: stored under `provider`, Test connection says what failed or tha
   await panel.getByRole('button', { name: 'Test connection' }).click();
   await panel.waitForFunction(() => /HTTP 404/.test(document.getElementById('settings-status').textContent));
   assert.match(await panel.textContent('#settings-status'), /has no such model or path \(HTTP 404: The model `no-such-model` does not exist\)\. Check the base URL and the model name “no-such-model”\./);
+  // The list says which models read images (as OpenRouter's does): the checkbox follows it.
+  await panel.getByLabel('Model', { exact: true }).fill('looker');
+  assert.equal(await panel.getByLabel('The model accepts images').isChecked(), true);
   await panel.getByLabel('Model', { exact: true }).fill('hello');
+  assert.equal(await panel.getByLabel('The model accepts images').isChecked(), false);
   await panel.getByRole('button', { name: 'Test connection' }).click();
   await panel.waitForFunction(() => /Connected/.test(document.getElementById('settings-status').textContent));
   await panel.getByRole('button', { name: 'Save' }).click();
