@@ -144,6 +144,17 @@ test('a model that does not accept images is offered no screenshot tool', async 
   assert.ok(!srv.state.requests[0].tools.includes('screenshot'));
 });
 
+test('a screenshot of a tab outside the task asks the person first, as reading it does', async () => {
+  const site = fakeSite(SHOP, 'product');
+  const host = fakeHost({ confirm: false });
+  const tools = browserTools({ browser: site, host, images: true, scope: { startTab: 1, current: 1, sites: new Set(['shop.test']), tabs: new Set([1]) } });
+  const out = await tools.screenshot.execute({ tab: 2 }, { toolCallId: 's' });
+  assert.match(out, /^The person declined: reading the page on tab 2 was not done/);
+  assert.deepEqual(await tools.screenshot.toModelOutput({ toolCallId: 's', input: { tab: 2 }, output: out }), { type: 'text', value: out });
+  assert.deepEqual(host.asked.map((a) => [a.type, a.tabId]), [['confirm', 2]]);
+  assert.equal(site.state.log.filter((m) => m.cmd === 'screenshot').length, 0, 'no picture was taken');
+});
+
 test('only the latest screenshot is sent to the model again', () => {
   const shot = (id) => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'screenshot',
     output: { type: 'content', value: [{ type: 'text', text: `shot ${id}` }, { type: 'file', mediaType: 'image/png', data: { type: 'data', data: ONE_PIXEL_PNG } }] } }] });

@@ -26,6 +26,9 @@ test('reading, going and waiting', () => {
   assert.equal(stepWords({ name: 'navigate', input: { url: 'https://example.com/a' } }, true), 'Went to example.com/a');
   assert.equal(stepWords({ name: 'wait_for', input: { text: 'Price:' } }, true), 'Saw “Price:”');
   assert.equal(stepWords({ name: 'back', input: {} }, true), 'Went back');
+  assert.equal(stepWords({ name: 'screenshot', input: {} }, true), 'Took a screenshot of the page');
+  assert.equal(stepWords({ name: 'screenshot', input: { ref: 'A2' }, targets: signIn }, null), 'Taking a screenshot of “Sign in”…');
+  assert.equal(askWords({ name: 'screenshot', input: { tab: 7 } }), 'Take a screenshot of the page of tab 7');
 });
 
 test('a step the person is asked to allow reads as a request, by names, never refs', () => {
