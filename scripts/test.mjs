@@ -12,24 +12,29 @@ const started = Date.now();
 const stages = [
   ['setup', () => setup()],
   ['build the extension\'s Wasm', () => build()],
-  ['native tests: cargo test --workspace', () => run('cargo', ['test', '--workspace', '--quiet'])],
+  // Also builds target/debug/axsnap-mcp for the end-to-end tests (crates/axsnap-mcp/tests/binary.rs says why
+  // not a `cargo build -p axsnap-mcp` of its own).
+  ['native tests: cargo test --workspace (builds the MCP server too)', () => run('cargo', ['test', '--workspace', '--quiet'])],
   ['Wasm tests in headless Chromium (wasm-bindgen-test)', () => run('cargo', ['test', '-p', 'axsnap-wasm', '--target', 'wasm32-unknown-unknown'], {
     env: { WASM_BINDGEN_TEST_TIMEOUT: '180', WASM_BINDGEN_TEST_DRIVER_TIMEOUT: '60' },
   })],
-  ['build the MCP server for the end-to-end tests: cargo build -p axsnap-mcp', () => run('cargo', ['build', '-p', 'axsnap-mcp', '--quiet'])],
   ['type-check the extension', () => run('npx', ['--no-install', 'tsc', '-p', 'jsconfig.json'])],
   ['build and type-check the client package', () => buildClient()],
   ['build, type-check and load @axsnap/cdp', () => buildCdp({ quiet: true })],
   ['JavaScript tests: unit, and end to end with the extension in Chromium', () => run('node', ['--test', '--test-concurrency=1', 'tests/'])],
 ];
 
+// Each stage's seconds, said again at the end: where CI's time goes.
+const took = [];
 for (const [name, fn] of stages) {
   step(name);
+  const t = Date.now();
   try {
     await fn();
   } catch (e) {
     console.error(`\nFAILED: ${name}\n${e.message}`);
     process.exit(1);
   }
+  took.push(`${String(Math.round((Date.now() - t) / 1000)).padStart(5)} s  ${name}`);
 }
-console.log(`\nall tests passed in ${Math.round((Date.now() - started) / 1000)} s`);
+console.log(`\n${took.join('\n')}\nall tests passed in ${Math.round((Date.now() - started) / 1000)} s`);
