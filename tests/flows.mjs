@@ -180,7 +180,7 @@ const count = (s, word) => s.split(word).length - 1;
  * prints it: `  ` unchanged and `- ` removed (with the N lines below it when
  * it ends `(with N lines below)`) are the first such line from the cursor on,
  * `~ ` changed is the first with the same first ref (without one: the same
- * words), `+ ` added goes at the cursor. When the diff shows a line that
+ * words), `+ ` added goes at the cursor, `@ ` (where in words) changes nothing. When the diff shows a line that
  * gained the focus, each old line kept without being printed loses it; one
  * that gained the selection: each such line among its siblings (its depth,
  * up to a line less deep) loses that.
@@ -219,6 +219,8 @@ export function patch(before, diff) {
       if (count(line, SELECTED) > count(old[at], SELECTED)) selected.push(out.length);
       out.push({ line, kept: false });
       cursor = at + 1;
+    } else if (mark === '@') {
+      // Where the next added line goes, in words: for the reader only.
     } else if (mark === '+') {
       focusMoved ||= line.includes(FOCUSED);
       if (line.includes(SELECTED)) selected.push(out.length);
@@ -255,7 +257,7 @@ const MODAL = /^\s*(dialog|alertdialog) .* modal\b/m;
  * and answers with a diff, and no diff hides a change (the snapshot it
  * compares with and the diff alone give the full snapshot taken after the
  * step); the tree read incrementally gives, after every step, the very
- * snapshot a whole read gives. Answers how each look was read, and counts.
+ * snapshot a whole read gives. Answers how each look was read, what each step answered, and counts.
  * @param {Step[]} steps @param {Driver} driver @param {(text: string, needle: string) => string} refOf
  */
 export async function replayFlow(steps, driver, refOf) {
@@ -266,12 +268,15 @@ export async function replayFlow(steps, driver, refOf) {
   let closings = 0;
   /** how each look after a step was read: reasons of the whole reads */
   const reads = [];
+  /** what each step answered */
+  const texts = [];
   for (const [i, step] of steps.entries()) {
     const what = `step ${i + 1} (${step.do} ${step.name ?? step.value})`;
     const ref = step.role ? refOf(before.text, axsnapNeedle(step)) : undefined;
     const value = step.do === 'click' || step.do === 'check' ? undefined : step.value;
     const done = await driver.act({ action: step.do, ref, value, snapshot: { ...FULL, diff: true } });
     assert.ok(done.diff, what);
+    texts.push(done.text);
     const after = await driver.snapshot(FULL);
     const whole = await driver.snapshot(FRESH);
     assert.equal(whole.stats.fetch.incremental, false, `${what}: fresh reads the whole tree`);
@@ -292,5 +297,5 @@ export async function replayFlow(steps, driver, refOf) {
     else behind = null;
     before = after;
   }
-  return { reads, diffs, closings, last: before };
+  return { reads, diffs, closings, texts, last: before };
 }

@@ -74,13 +74,7 @@ fn printed_line(doc: &Lines, l: &Line) -> Printed {
 pub fn head_of(bare: &str) -> String {
     let b = bare.trim_start();
     let end = if let Some(name) = b.split_once(' ').filter(|(role, rest)| role.chars().all(|c| c.is_ascii_lowercase()) && rest.starts_with('"')).map(|(role, _)| role.len() + 2) {
-        // The closing quote of the name: the first not escaped.
-        let mut escaped = false;
-        b[name..].char_indices().find(|&(_, c)| {
-            let close = c == '"' && !escaped;
-            escaped = c == '\\' && !escaped;
-            close
-        }).map_or(b.len(), |(i, _)| name + i + 1)
+        closing_quote(&b[name..]).map_or(b.len(), |i| name + i + 1)
     } else if let Some(at) = b.find("](").or_else(|| b.find("][")) {
         let close = if b[at + 1..].starts_with('(') { ')' } else { ']' };
         b[at + 2..].find(close).map_or(b.len(), |i| at + 2 + i + 1)
@@ -88,6 +82,18 @@ pub fn head_of(bare: &str) -> String {
         b.len()
     };
     b[..end].trim_end().to_string()
+}
+
+/// Where the quote closing a name opened just before `s` is: the first not escaped.
+fn closing_quote(s: &str) -> Option<usize> {
+    let mut escaped = false;
+    s.char_indices()
+        .find(|&(_, c)| {
+            let close = c == '"' && !escaped;
+            escaped = c == '\\' && !escaped;
+            close
+        })
+        .map(|(i, _)| i)
 }
 
 #[cfg(test)]
@@ -321,6 +327,10 @@ struct Printer<'a> {
     within: Option<usize>,
     /// The last entry said, and the old line after the last old line found.
     last: Option<usize>,
+    /// The entry last printed (a removed line taking others along: the first of them).
+    printed_last: Option<usize>,
+    /// How many lines of the new page show each head (lines holding refs only), counted when first asked.
+    heads: std::cell::OnceCell<HashMap<&'a str, usize>>,
     cursor: usize,
     body: String,
     lines: usize,
@@ -378,6 +388,8 @@ impl<'a> Printer<'a> {
             focus_kept: vec![false; n],
             within: None,
             last: None,
+            printed_last: None,
+            heads: std::cell::OnceCell::new(),
             cursor: 0,
             body: String::new(),
             lines: 1,
@@ -470,7 +482,58 @@ impl<'a> Printer<'a> {
         if e.line.refs.is_empty() && e.mark != '+' {
             self.tell_apart(k, e.mark == '-');
         }
+        if self.entries[k].mark == '+' && !(k > 0 && self.entries[k - 1].mark == '+') {
+            if let Some(place) = self.place(k) {
+                self.body.push_str(&place);
+                self.lines += 1;
+            }
+        }
         self.say(k);
+    }
+
+    /// `@ in list "Todos", after "Buy milk"\n`: where the added line `k`
+    /// (the first of a run) goes, in words, when the line printed before it
+    /// does not say so: a removed line of another depth or parent (the
+    /// added one does not take its place), or a line inside the previous
+    /// sibling that has twins (its words place nothing). The parent is left
+    /// out when the first line names it, and the line is left out when
+    /// neither parent nor sibling has words.
+    fn place(&self, k: usize) -> Option<String> {
+        let e = &self.entries[k];
+        let before = &self.entries[self.printed_last?];
+        let placed = match before.mark {
+            '-' => before.line.depth == e.line.depth && before.parent == e.parent,
+            _ => before.line.depth <= e.line.depth || before.line.refs.is_empty() || self.heads().get(before.line.head.as_str()).is_none_or(|&n| n < 2),
+        };
+        if placed {
+            return None;
+        }
+        // The previous sibling in the new page.
+        let sibling = self.entries[..k]
+            .iter()
+            .rev()
+            .filter(|x| x.mark != '-')
+            .find(|x| x.line.depth <= e.line.depth)
+            .filter(|x| x.line.depth == e.line.depth)
+            .map(|x| words(&x.line.head))
+            .filter(|w| !w.is_empty());
+        let parent = e.parent.map(|p| self.entries[p].line.head.as_str()).filter(|h| !h.is_empty()).filter(|_| e.parent != self.within || sibling.is_none());
+        match (parent, sibling) {
+            (None, None) => None,
+            (Some(p), None) => Some(format!("@ first in {p}\n")),
+            (None, Some(s)) => Some(format!("@ after {s}\n")),
+            (Some(p), Some(s)) => Some(format!("@ in {p}, after {s}\n")),
+        }
+    }
+
+    fn heads(&self) -> &HashMap<&'a str, usize> {
+        self.heads.get_or_init(|| {
+            let mut n = HashMap::new();
+            for x in self.entries.iter().filter(|x| x.mark != '-' && !x.line.refs.is_empty()) {
+                *n.entry(x.line.head.as_str()).or_insert(0) += 1;
+            }
+            n
+        })
     }
 
     /// Prints an unchanged line, after what tells it apart.
@@ -515,6 +578,7 @@ impl<'a> Printer<'a> {
         let (mark, line, below) = (e.mark, e.line, self.below[k]);
         self.said[k] = true;
         self.last = Some(k + below);
+        self.printed_last = Some(k);
         if let Some(j) = e.at {
             self.cursor = j + 1 + below;
         }
@@ -535,6 +599,25 @@ impl<'a> Printer<'a> {
         }
         self.lines += 1;
         self.refs.extend_from_slice(&line.refs);
+    }
+}
+
+/// What a line is called in a place line: its quoted name (`"Buy milk"`),
+/// else its words quoted, list marks aside, cut at 40 characters.
+fn words(head: &str) -> String {
+    if let Some(open) = head.find('"') {
+        if let Some(i) = closing_quote(&head[open + 1..]) {
+            return head[open..open + 1 + i + 1].to_string();
+        }
+    }
+    let w = head.trim_start_matches(['-', '|', '#', ' ']).trim();
+    let w = w.split_once(". ").filter(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).map_or(w, |(_, rest)| rest);
+    if w.is_empty() {
+        return String::new();
+    }
+    match w.char_indices().nth(40) {
+        Some((cut, _)) => format!("\"{}…\"", &w[..cut]),
+        None => format!("\"{w}\""),
     }
 }
 
@@ -580,6 +663,7 @@ const NO_CHANGE: &str = "no change since the previous snapshot";
 /// - `~ ` a changed line as it is now: the first line from the cursor on
 ///   with the same first ref (without one: the same words at any depth).
 /// - `+ ` an added line, put at the cursor.
+/// - `@ ` where the next added line goes, in words: changes nothing.
 ///
 /// The rest of the old lines are kept. When the diff shows a line that
 /// gained the focus, each kept line that was not printed loses it; when it
@@ -634,6 +718,8 @@ pub fn patch(old: &str, diff: &str) -> Option<String> {
                 out.push((line.to_string(), false));
                 cursor = at + 1;
             }
+            // Where the next change is, in words: for the reader only.
+            '@' => {}
             '+' => {
                 focus_moved |= line.contains(FOCUSED);
                 if line.contains(SELECTED) {
@@ -655,7 +741,7 @@ pub fn patch(old: &str, diff: &str) -> Option<String> {
             unselect[x] |= out[x].1 && depth(&out[x].0) == d;
         }
     }
-    for (x, (l, _)) in out.iter_mut().enumerate().filter(|&(x, _)| unselect[x]) {
+    for (_, (l, _)) in out.iter_mut().enumerate().filter(|&(x, _)| unselect[x]) {
         *l = l.replacen(SELECTED, "", 1);
     }
     Some(
@@ -771,6 +857,37 @@ mod tests {
         // The tab is no sibling of the options: it keeps its selection.
         assert_eq!(shown.text, "~2\n~ combobox A1 \"Size\": M\n~  option A3 \"M\" selected\n");
         assert_eq!(patch(&full(&old), &shown.text).as_deref(), Some(full(&new).as_str()));
+    }
+
+    #[test]
+    fn an_added_line_the_line_above_does_not_place_says_where_it_goes_in_words() {
+        let shop = |rows: &[(&str, u32)], field: &str, add: &str, left: &str| {
+            let mut l = vec![line(0, "main", &[]), line(1, "form", &[]), line(2, field, &[0]), line(2, add, &[1]), line(1, "list \"Todos\"", &[])];
+            for &(name, r) in rows {
+                l.push(line(2, &format!("- checkbox A{r} \"{name}\""), &[r]));
+                l.push(line(3, &format!("button A{} \"Delete\"", r + 1), &[r + 1]));
+            }
+            l.extend([line(1, left, &[]), line(1, "button A9 \"Clear completed\"", &[9])]);
+            l
+        };
+        let old = shop(&[("Buy milk", 2), ("Return the books", 4)], "textbox A0 \"Item\" focused: Apples", "button A1 \"Add\"", "2 to buy");
+        // Added at the end of the list: the line printed before it is the count below the list, removed.
+        let new = shop(&[("Buy milk", 2), ("Return the books", 4), ("Apples", 6)], "textbox A0 \"Item\"", "button A1 \"Add\" focused", "3 to buy");
+        let shown = print(&old, &diff(&old, &new));
+        assert_eq!(
+            shown.text,
+            "+3 -1 ~2 in main\n   form\n~   textbox A0 \"Item\"\n~   button A1 \"Add\" focused\n-  2 to buy\n@ in list \"Todos\", after \"Return the books\"\n+   - checkbox A6 \"Apples\"\n+    button A7 \"Delete\"\n+  3 to buy\n"
+        );
+        assert_eq!(patch(&full(&old), &shown.text).as_deref(), Some(full(&new).as_str()));
+        // Added between rows: the line above it is a twin's ("Delete"), which says nothing of where.
+        let field = "textbox A0 \"Item\" focused: Apples";
+        let new = shop(&[("Buy milk", 2), ("Apples", 6), ("Return the books", 4)], field, "button A1 \"Add\"", "2 to buy");
+        let shown = print(&old, &diff(&old, &new));
+        assert_eq!(shown.text, "+2 in list \"Todos\"\n     button A3 \"Delete\"\n@ after \"Buy milk\"\n+   - checkbox A6 \"Apples\"\n+    button A7 \"Delete\"\n");
+        assert_eq!(patch(&full(&old), &shown.text).as_deref(), Some(full(&new).as_str()));
+        // First in the list: said so.
+        let new = shop(&[("Apples", 6), ("Buy milk", 2), ("Return the books", 4)], field, "button A1 \"Add\"", "2 to buy");
+        assert_eq!(print(&old, &diff(&old, &new)).text, "+2 in list \"Todos\"\n   list \"Todos\"\n+   - checkbox A6 \"Apples\"\n+    button A7 \"Delete\"\n");
     }
 
     #[test]
