@@ -12,6 +12,7 @@
 //   npm run bench -- --node [--pages name,name] [--runs N] [--all]   @axsnap/cdp in one Node process beside Playwright and agent-browser (bench-node.mjs)
 //   npm run bench -- --fleet [--browsers N] [--tabs M] [--seconds S]   N Chromiums x M pages from one Node process (bench-fleet.mjs)
 //   npm run bench -- --huge [--runs N] [--pages links,table,chat]   huge generated pages: time, size, refs of what is in view (bench-huge.mjs)
+//   npm run bench -- --edit [--runs N] [--rows N]   a large table edited one cell at a time: a look after it beside a full read (bench-edit.mjs)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,6 +30,7 @@ if (process.argv.includes('--native')) await import('./bench-native.mjs'); // it
 if (process.argv.includes('--node')) await import('./bench-node.mjs'); // it exits when done
 if (process.argv.includes('--fleet')) await import('./bench-fleet.mjs'); // it exits when done
 if (process.argv.includes('--huge')) await import('./bench-huge.mjs'); // it exits when done
+if (process.argv.includes('--edit')) await import('./bench-edit.mjs'); // it exits when done
 
 const BUDGET = 12000;
 const QUICK = ['form-github-login', 'news-cnn', 'docs-py-json', 'github-issue-56', 'table-steel-datasheet', 'forum-reddit-thread', 'shop-songkick-tickets', 'wiki-mozilla'];

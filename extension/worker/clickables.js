@@ -114,8 +114,9 @@ export function decodeFact(code) {
 
 /**
  * @typedef {{key: string, document?: string, facts: Map<number, ClickFact>,
- *   positions: Map<number, any>, clicks: Set<number>, drops: Set<number>}} KeptFacts
- *   the tab's only frame's facts at its last look, for the next look to update where the page changed
+ *   positions: Map<number, any>, clicks: Set<number>, drops: Set<number>, boxes?: Map<number, number[]>|null}} KeptFacts
+ *   the tab's only frame's facts at its last look, for the next look to update where the page changed;
+ *   boxes: its elements' boxes (x, y, width, height in document coordinates), when that look read them
  */
 
 /**
@@ -150,6 +151,47 @@ export function updateFacts(kept, changed, now) {
     if (place) positions.set(id, place);
   }
   return { key: kept.key, document: kept.document, facts, positions, clicks: listens, drops };
+}
+
+/** Two boxes are the same one laid out again when they differ by less than this (CSS pixels). */
+const SAME_BOX = 0.05;
+
+/**
+ * The frame's element boxes now, from those kept at the last look and what changed since: the changed
+ * elements' own, every other element's as kept. Null when others may have moved: a changed place that
+ * is not where and as large as it was (what is around it then moves), a list whose children came or
+ * went (those after them move), or what the watcher says moves elements with no mutation (a web font
+ * arriving, an animation of where or how large an element is). Pure.
+ * @param {Map<number, number[]>} kept
+ * @param {{changed: Map<number, {box: number[]|null}>, places: number[], kids: number, boxesDoubt: string|null}} changes
+ * @returns {Map<number, number[]>|null}
+ */
+export function updateBoxes(kept, changes) {
+  if (changes.boxesDoubt || changes.kids) return null;
+  for (const id of changes.places) {
+    const before = kept.get(id), now = changes.changed.get(id)?.box;
+    if (!before || !now || before.some((v, k) => Math.abs(v - now[k]) >= SAME_BOX)) return null;
+  }
+  const boxes = new Map(kept);
+  for (const [id, { box }] of changes.changed) {
+    if (box) boxes.set(id, box);
+    else boxes.delete(id);
+  }
+  return boxes;
+}
+
+/** Boxes flat, as the core takes them: `[backendNodeId, x, y, width, height, …]`. */
+function flatBoxes(boxes) {
+  const out = [];
+  for (const [id, b] of boxes) out.push(id, b[0], b[1], b[2], b[3]);
+  return out;
+}
+
+/** Flat boxes (readBoxes) by backend id. */
+function boxesById(flat) {
+  const out = new Map();
+  for (let i = 0; i + 4 < flat.length; i += 5) out.set(flat[i], flat.slice(i + 1, i + 5));
+  return out;
 }
 
 const COUNTS = new Set(['aria-rowcount', 'aria-setsize']);
@@ -256,12 +298,9 @@ function mergeFacts(...lists) {
   return [...by.values()];
 }
 
-let groups = 0;
-
 /**
- * Pages from this many accessibility nodes have their click facts updated where they changed; below it a
- * DOMSnapshot of the whole page costs less than the check for shadow roots on the page's heap (which
- * collects its garbage first: 80-140 ms on a small React app, where its DOMSnapshot takes 10-40 ms).
+ * Pages from this many accessibility nodes have their click facts updated where they changed; below it
+ * their DOMSnapshot is small (10-40 ms on a small React app) and they are read whole.
  */
 export const UPDATE_FROM_NODES = 3000;
 
@@ -285,22 +324,20 @@ async function listeners(tabId, session, first = {}) {
 }
 
 /**
- * How many shadow roots the page's scripts hold, found on the main world's heap
- * (Runtime.queryObjects): a closed one attached to an element with no other change is
- * what no watcher of the document sees, and what only a DOMSnapshot of the whole page shows.
- * Its wrapper lives as long as its host: none at all means none was attached.
+ * How many nodes of the page's document lie in shadow trees of its own: every element, text and comment
+ * counted through its shadow roots, open or closed (DOM.performSearch with an empty query matches each; the
+ * browser's own shadow trees left out), less those the watcher counted without them (`light`). A closed
+ * shadow root attached with no other change is what no watcher of the document sees. One pass over the
+ * document in the page, and a count back: the page's heap, where a script's shadow roots could be counted
+ * too, is searched only after collecting its garbage (hundreds of ms on a large page). A closed root left
+ * empty is not counted (it holds no node); what is put into it is.
+ * @param {number} tabId  @param {number} light
  */
-async function scriptShadowRoots(tabId) {
-  const objectGroup = `axsnap-shadows-${++groups}`;
-  try {
-    const { result } = await send(tabId, undefined, 'Runtime.evaluate', { expression: 'ShadowRoot.prototype', objectGroup });
-    if (!result.objectId) return -1;
-    const { objects } = await send(tabId, undefined, 'Runtime.queryObjects', { prototypeObjectId: result.objectId, objectGroup });
-    const { result: n } = await send(tabId, undefined, 'Runtime.callFunctionOn', { objectId: objects.objectId, functionDeclaration: 'function () { return this.length; }', returnByValue: true });
-    return typeof n.value === 'number' ? n.value : -1;
-  } finally {
-    send(tabId, undefined, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
-  }
+async function shadowNodes(tabId, light) {
+  await send(tabId, undefined, 'DOM.enable');
+  const { searchId, resultCount } = await send(tabId, undefined, 'DOM.performSearch', { query: '', includeUserAgentShadowDOM: false });
+  send(tabId, undefined, 'DOM.discardSearchResults', { searchId }).catch(() => {});
+  return resultCount - light;
 }
 
 /**
@@ -364,20 +401,28 @@ export function clickReads(tabId) {
  */
 export async function collectClickables(tabId, frames, frameSessions, want = {}, since = {}, reads = clickReads(tabId)) {
   const main = frames.find((f) => !f.parent);
-  // The tab's only frame, read incrementally: its facts are updated where it changed, unless boxes are
-  // wanted (every element's place moves with any change above it).
+  // The tab's only frame, read incrementally: its facts are updated where it changed, and so are its
+  // boxes unless something else may have moved (updateBoxes).
   const only = frames.length === 1 && main && !main.partial && !frameSessions[main.key] ? main : null;
   const kept = since.kept && only && since.kept.key === only.key && since.kept.document === only.document ? since.kept : null;
-  if (kept && !want.boxes && since.changes && 'changed' in since.changes && only.nodes.length >= UPDATE_FROM_NODES) {
-    const [now, shadows] = await Promise.all([listeners(tabId, undefined).catch(() => null), scriptShadowRoots(tabId).catch(() => -1)]);
-    const next = now && shadows === 0 && updateFacts(kept, since.changes.changed, now);
-    if (next) {
+  const changes = since.changes && 'changed' in since.changes ? since.changes : null;
+  const layout = want.boxes && main && !main.partial && !frameSessions[main.key]
+    ? send(tabId, undefined, 'Page.getLayoutMetrics', {}).catch(() => null) : null;
+  const boxes = kept && changes && kept.boxes ? updateBoxes(kept.boxes, changes) : null;
+  if (kept && changes && (boxes || !want.boxes) && only.nodes.length >= UPDATE_FROM_NODES) {
+    const [now, shadows, metrics] = await Promise.all([listeners(tabId, undefined).catch(() => null), shadowNodes(tabId, changes.nodes).catch(() => -1), layout]);
+    const next = now && shadows === 0 && updateFacts(kept, changes.changed, now);
+    const v = metrics && metrics.cssVisualViewport;
+    if (next && (v || !want.boxes)) {
       setFacts(only, [...next.facts.values()], [...next.positions.values()]);
+      next.boxes = boxes;
+      if (want.boxes) {
+        only.boxes = flatBoxes(boxes);
+        only.viewport = { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight };
+      }
       return { shadow: false, kept: next, updated: true };
     }
   }
-  const layout = want.boxes && main && !main.partial && !frameSessions[main.key]
-    ? send(tabId, undefined, 'Page.getLayoutMetrics', {}).catch(() => null) : null;
   // A very large frame is read as a window (frames.js): a snapshot of its
   // whole DOM would cost what the window saves, so its session gets none.
   const huge = new Set(frames.filter((f) => f.partial).map((f) => frameSessions[f.key] || undefined));
@@ -395,6 +440,7 @@ export async function collectClickables(tabId, frames, frameSessions, want = {},
   }));
   const metrics = await layout;
   const v = metrics && metrics.cssVisualViewport;
+  const mainBoxes = main && !main.partial && main.boxes ? boxesById(main.boxes) : null;
   if (v && main.boxes) main.viewport = { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight };
   // A window's boxes were measured as it was read (large.js).
   else if (main && !main.partial) delete main.boxes;
@@ -408,6 +454,7 @@ export async function collectClickables(tabId, frames, frameSessions, want = {},
     key: only.key, document: only.document, clicks: new Set(listening.clicks), drops: new Set(listening.drops),
     facts: new Map((clicks.get(only.key) || []).map((f) => [f.backendNodeId, f])),
     positions: new Map((positions.get(only.key) || []).map((f) => [f.backendNodeId, f])),
+    boxes: mainBoxes,
   } : null;
   return { shadow, kept: keep, updated: false };
 }

@@ -102,7 +102,7 @@ function watcher() {
   if (w && w.stop) w.stop();
   const s = {
     token: null, doubt: null, dirty: new Set(), kids: new Set(), gone: new Set(), states: new WeakMap(), focus: null, box: '', observer: null,
-    scrolled: false,
+    scrolled: false, fonts: false,
   };
   // Once in doubt the next look reads the whole tree: nothing more to record (nor to hold on to).
   const doubt = (why) => {
@@ -167,6 +167,9 @@ function watcher() {
     // An element scrolled moves its content with no mutation: the click facts' scroll sizes are read again.
     s.onScroll = (e) => { if (e.target !== document) s.scrolled = true; };
     document.addEventListener('scroll', s.onScroll, true);
+    // A web font that arrives moves the text it sets, with no mutation: the boxes are read again.
+    s.onFonts = () => { s.fonts = true; };
+    document.fonts.addEventListener('loadingdone', s.onFonts);
     s.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     remember();
     return { doubt: s.doubt };
@@ -234,14 +237,38 @@ function watcher() {
     if (size > Math.max(2000, all / 4)) return { doubt: `${size} of ${all} elements changed` };
     globalThis.axsnapIncrRoots = [...roots, ...kids];
     const facts = factsOf(roots, kids);
-    globalThis.axsnapIncrFacts = facts.codes;
+    globalThis.axsnapIncrFacts = { codes: facts.codes, rects: facts.rects };
     s.scrolled = false;
-    return { roots: roots.length, kids: kids.length, elements: size, factsDoubt: facts.doubt || null };
+    const moved = boxesDoubt();
+    s.fonts = false;
+    return { roots: roots.length, kids: kids.length, elements: size, factsDoubt: facts.doubt || null, boxesDoubt: moved, nodes: lightNodes() };
+  };
+  // The document's elements, texts and comments, shadow trees aside: clickables.js counts them again through
+  // the shadow trees, and a difference is a shadow tree of the page's own (a closed one no watcher sees).
+  const lightNodes = () => {
+    const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT | NodeFilter.SHOW_COMMENT | NodeFilter.SHOW_CDATA_SECTION);
+    let n = 1;
+    while (walker.nextNode()) n++;
+    return n;
+  };
+  // What may have moved elements outside the changed places, with no mutation: the boxes kept from the
+  // last look are then read again for the whole page (clickables.js updateBoxes).
+  const MOVES_NOTHING = /^(color|background(-.*)?|border-.*-color|border-color|outline-color|box-shadow|text-shadow|opacity|filter|fill|stroke|caret-color|accent-color|text-decoration-color|offset|easing|composite|computed-offset)$/;
+  const boxesDoubt = () => {
+    if (s.fonts || document.fonts.status !== 'loaded') return 'web fonts were loading';
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running') continue;
+      const keys = a.effect instanceof KeyframeEffect ? a.effect.getKeyframes().flatMap((k) => Object.keys(k)) : ['?'];
+      const moving = keys.find((k) => !MOVES_NOTHING.test(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)));
+      if (moving) return `an animation of ${moving}`;
+    }
+    return null;
   };
   // The click facts of the changed places, as clickables.js reads them for the whole page from a
   // DOMSnapshot: per element of each root's subtree (of each list, its own element) in document order,
   // 0 without a box of some size, else its area times 4 plus 1, or plus 2 when it also sets cursor:
-  // pointer itself (its nearest ancestor with a box does not): clickables.js decodeFact. A doubt when
+  // pointer itself (its nearest ancestor with a box does not): clickables.js decodeFact; and its box
+  // in document coordinates (x, y, width, height; zeros without one), as the DOMSnapshot's. A doubt when
   // they cannot tell: an element scrolled, or the change
   // is of or inside a scrolling element (whose facts hold where its content lies).
   const factsOf = (roots, kids) => {
@@ -252,29 +279,34 @@ function watcher() {
       return '';
     };
     const codes = [];
+    const rects = [];
     let doubtful = null;
-    const walk = (e, inherited, deep, out) => {
+    const walk = (e, inherited, deep, out, at) => {
       const style = getComputedStyle(e);
       if (scrolls(e)) doubtful = 'a scrolling element changed';
       const boxed = e.getClientRects().length > 0;
       const r = boxed ? e.getBoundingClientRect() : null;
-      out.push(r && r.width > 0 && r.height > 0
-        ? 4 * Math.max(1, Math.round(r.width * r.height)) + (style.cursor === 'pointer' && inherited !== 'pointer' ? 2 : 1) : 0);
-      if (deep) for (const c of e.children) walk(c, boxed ? style.cursor : inherited, true, out);
+      const sized = r && r.width > 0 && r.height > 0;
+      out.push(sized ? 4 * Math.max(1, Math.round(r.width * r.height)) + (style.cursor === 'pointer' && inherited !== 'pointer' ? 2 : 1) : 0);
+      at.push(...(sized ? [r.left + scrollX, r.top + scrollY, r.width, r.height] : [0, 0, 0, 0]));
+      if (deep) for (const c of e.children) walk(c, boxed ? style.cursor : inherited, true, out, at);
     };
     for (const [i, place] of [...roots, ...kids].entries()) {
       for (let a = place.parentElement; a; a = a.parentElement) if (scrolls(a)) return { doubt: 'a change inside a scrolling element' };
       const out = [];
-      walk(place, boxCursor(place.parentElement), i < roots.length, out);
+      const at = [];
+      walk(place, boxCursor(place.parentElement), i < roots.length, out, at);
       if (doubtful) return { doubt: doubtful };
       codes.push(out);
+      rects.push(at);
     }
-    return { codes };
+    return { codes, rects };
   };
   const stop = () => {
     if (s.observer) s.observer.disconnect();
     for (const t of ANIMATION_EVENTS) if (s.onAnimation) document.removeEventListener(t, s.onAnimation, true);
     if (s.onScroll) document.removeEventListener('scroll', s.onScroll, true);
+    if (s.onFonts) document.fonts.removeEventListener('loadingdone', s.onFonts);
   };
   globalThis.axsnapIncr = { arm, look, stop };
 }
@@ -326,8 +358,8 @@ export async function readChanges(tabId, f, kept) {
   const { value: seen } = await run(tabId, contextId, `globalThis.axsnapIncr.look(${JSON.stringify(kept.token)}, ${MAX_ROOTS})`);
   if (seen.doubt) return { doubt: seen.doubt };
   const updates = [];
-  /** @type {FactChanges} nothing changed: the kept facts hold */
-  let facts = seen.factsDoubt ? { doubt: seen.factsDoubt } : { changed: new Map() };
+  /** @type {FactChanges} nothing changed: the kept facts hold (and the boxes, unless something moved them) */
+  let facts = seen.factsDoubt ? { doubt: seen.factsDoubt } : { changed: new Map(), places: [], kids: 0, boxesDoubt: seen.boxesDoubt, nodes: seen.nodes };
   if (seen.roots + seen.kids) {
     try {
       const list = await run(tabId, contextId, 'globalThis.axsnapIncrRoots', GROUP);
@@ -378,7 +410,10 @@ export async function readChanges(tabId, f, kept) {
       }));
       if (read.some((n) => !n)) return { doubt: 'an ancestor of a change could not be read again' };
       updates.push(...read);
-      if (!seen.factsDoubt) facts = await factChanges(tabId, contextId, places, seen.roots).catch((e) => ({ doubt: `a CDP error: ${e.message}` }));
+      if (!seen.factsDoubt) {
+        facts = await factChanges(tabId, contextId, places, seen.roots).catch((e) => ({ doubt: `a CDP error: ${e.message}` }));
+        if ('changed' in facts) Object.assign(facts, { boxesDoubt: seen.boxesDoubt, nodes: seen.nodes });
+      }
     } finally {
       send(tabId, undefined, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
     }
@@ -389,9 +424,13 @@ export async function readChanges(tabId, f, kept) {
 }
 
 /**
- * @typedef {{changed: Map<number, {code: number, attributes: string[]}>} | {doubt: string}} FactChanges
+ * @typedef {{changed: Map<number, {code: number, attributes: string[], box: number[]|null}>, places: number[], kids: number,
+ *   boxesDoubt: string|null, nodes: number} | {doubt: string}} FactChanges
  *   the click facts of the changed places' elements by backend id (code as the watcher's factsOf says,
- *   attributes as name, value, …), or why they must be read for the whole page
+ *   attributes as name, value, …, box in document coordinates as x, y, width, height), the backend ids of the
+ *   places (the roots', then the lists'), how many are lists whose children came or went, what may have
+ *   moved elements outside them, and how many nodes the document holds outside shadow trees (the watcher's
+ *   lightNodes); or why the facts must be read for the whole page
  */
 
 /**
@@ -400,8 +439,9 @@ export async function readChanges(tabId, f, kept) {
  * @returns {Promise<FactChanges>}
  */
 async function factChanges(tabId, contextId, places, roots) {
-  const { value: codesOf } = await run(tabId, contextId, 'globalThis.axsnapIncrFacts');
-  if (!codesOf) return { doubt: 'the watcher gave no click facts' };
+  const { value: said } = await run(tabId, contextId, 'globalThis.axsnapIncrFacts');
+  if (!said || !said.codes) return { doubt: 'the watcher gave no click facts' };
+  const { codes: codesOf, rects } = said;
   // Pierced: a shadow root parsed into the change (declarative, closed) shows only here.
   const described = await Promise.all(places.map((objectId, i) => send(tabId, undefined, 'DOM.describeNode', { objectId, depth: i < roots ? -1 : 0, pierce: true })));
   const changed = new Map();
@@ -418,9 +458,12 @@ async function factChanges(tabId, contextId, places, roots) {
     if (shadow) return { doubt: 'a shadow root in a change' };
     const codes = codesOf[i];
     if (!codes || codes.length !== elements.length) return { doubt: 'the changed elements could not be matched to their nodes' };
-    elements.forEach((n, k) => changed.set(n.backendNodeId, { code: codes[k], attributes: n.attributes || [] }));
+    elements.forEach((n, k) => {
+      const box = rects[i].slice(4 * k, 4 * k + 4);
+      changed.set(n.backendNodeId, { code: codes[k], attributes: n.attributes || [], box: box[2] > 0 && box[3] > 0 ? box : null });
+    });
   }
-  return { changed };
+  return { changed, places: described.map(({ node }) => node.backendNodeId), kids: places.length - roots, boxesDoubt: null, nodes: 0 };
 }
 
 /**

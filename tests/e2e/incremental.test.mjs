@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { withExtension } from '../harness.mjs';
 
 const ctx = withExtension();
-const FULL = { full: true };
 
 /** [what, the change in the page's own world, how the next snapshot must be read: true incremental, false whole, undefined either,
  *   and how its click facts must be: 'updated' where the page changed, 'read whole' (on a small page, always)] */
@@ -53,12 +52,28 @@ const CLICK_CHANGES = [
   }, true, 'read whole'],
   ['that block scrolled', () => { document.getElementById('scroller').scrollTop = 200; }, true, 'read whole'],
   ['text beside it', () => { document.getElementById('ital').textContent = 'further'; }, true, 'updated'],
+  // Its click listener is found with the listeners of the whole page; its box with the change.
+  ['a div with a click listener added', () => {
+    const div = Object.assign(document.createElement('div'), { textContent: 'Open the drawer' });
+    div.addEventListener('click', () => {});
+    document.getElementById('filler').prepend(div);
+  }, true, 'updated', /clickable A\d+ Open the drawer/],
   // No mutation shows it, and the facts are not read whole: the page's heap does.
   ['a closed shadow root attached', () => { document.getElementById('host').attachShadow({ mode: 'closed' }).innerHTML = '<button>In the shadow</button>'; }, false],
 ];
 
+/**
+ * Snapshots that keep what is near the viewport (the default) also need every element's box: kept from the
+ * last look where the change is laid out in the very box it had, read whole where things may have moved.
+ */
+const BOX_CHANGES = [
+  ['a cell changed within its box', () => { document.querySelector('#rows td + td').textContent = '2'; }, true, 'updated'],
+  ['a link renamed by its label', () => { document.getElementById('beta').setAttribute('aria-label', 'Second'); }, true, 'updated'],
+  ['a paragraph hidden', () => { document.getElementById('intro').hidden = true; }, true, 'read whole'],
+];
+
 /** Makes each change in turn and compares the snapshot read after it with a whole (fresh) read. */
-async function replay(url, changes) {
+async function replay(url, changes, FULL = { full: true }) {
   const page = await ctx.b.ctx.newPage();
   await page.goto(ctx.server.url(url), { waitUntil: 'load' });
   await page.bringToFront();
@@ -69,7 +84,7 @@ async function replay(url, changes) {
   const calm = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
   assert.equal(calm.stats.fetch.incremental, true, `nothing changed: ${JSON.stringify(calm.stats.fetch)}`);
   assert.equal(calm.text, first.text);
-  for (const [what, change, incremental, facts] of changes) {
+  for (const [what, change, incremental, facts, shown] of changes) {
     await page.evaluate(change);
     const now = await ctx.b.call({ cmd: 'snapshot', tabId, options: FULL });
     assert.equal(now.ok, true, `${what}: ${JSON.stringify(now.error)}`);
@@ -78,6 +93,7 @@ async function replay(url, changes) {
     assert.equal(now.text, whole.text, `${what}: read ${JSON.stringify(now.stats.fetch)}`);
     if (incremental !== undefined) assert.equal(now.stats.fetch.incremental, incremental, `${what}: ${JSON.stringify(now.stats.fetch)}`);
     if (facts) assert.equal(now.stats.fetch.clickFacts, facts, `${what}: click facts ${JSON.stringify(now.stats.fetch)}`);
+    if (shown) assert.match(now.text, shown, what);
   }
   await page.close();
 }
@@ -85,3 +101,5 @@ async function replay(url, changes) {
 test('after each change the incremental snapshot is the whole read\'s, and doubts read the whole tree', { timeout: 120000 }, () => replay('/incremental.html', CHANGES));
 
 test('on a large page the click facts are updated where it changed, and read whole when they cannot be', { timeout: 120000 }, () => replay('/incremental.html?filler=1500', CLICK_CHANGES));
+
+test('on a large page the boxes of a capped snapshot are kept where the change kept its box', { timeout: 60000 }, () => replay('/incremental.html?filler=1500&capped', BOX_CHANGES, {}));

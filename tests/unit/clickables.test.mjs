@@ -3,7 +3,7 @@
 // and when a snapshot's reads of them are sent (Chrome stubbed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickFacts, updateFacts } from '../../extension/worker/clickables.js';
+import { clickFacts, updateBoxes, updateFacts } from '../../extension/worker/clickables.js';
 
 // document > html > body > div.btn(pointer) > span(inherits pointer); body > p(listener); body > div(no box, listener)
 const strings = ['frame-1', '#document', 'HTML', 'BODY', 'DIV', 'SPAN', 'P', 'auto', 'pointer'];
@@ -69,6 +69,23 @@ test('facts are updated where the page changed: the changed elements anew, the r
     { backendNodeId: 32, pointer: false, listener: true, area: 24 },
   ]);
   assert.deepEqual([...next.positions.values()], [{ backendNodeId: 20, count: 100 }, { backendNodeId: 31, index: 7 }]);
+});
+
+test('boxes are kept where a change was laid out in the box it had, and read whole where others may have moved', () => {
+  const kept = new Map([[1, [0, 0, 800, 600]], [2, [10, 20, 100, 30]], [3, [10, 20, 40, 30]], [4, [10, 400, 100, 30]]]);
+  const changes = (box, more = {}) => ({
+    changed: new Map([[2, { box }], [3, { box: null }], [5, { box: [60, 20, 40, 30] }]]), places: [2], kids: 0, boxesDoubt: null, ...more,
+  });
+  // A cell's words changed: the cell where it was, a word gone (no box now), another come.
+  assert.deepEqual([...updateBoxes(kept, changes([10, 20, 100.01, 30]))], [[1, [0, 0, 800, 600]], [2, [10, 20, 100.01, 30]], [4, [10, 400, 100, 30]], [5, [60, 20, 40, 30]]]);
+  // Taller: what is below it moves.
+  assert.equal(updateBoxes(kept, changes([10, 20, 100, 48])), null);
+  // No box before (shown now), or none now.
+  assert.equal(updateBoxes(kept, { ...changes([10, 20, 100, 30]), places: [5] }), null);
+  assert.equal(updateBoxes(kept, changes(null)), null);
+  // Children came or went in a list, or the watcher saw what moves elements with no mutation.
+  assert.equal(updateBoxes(kept, changes([10, 20, 100, 30], { kids: 1 })), null);
+  assert.equal(updateBoxes(kept, changes([10, 20, 100, 30], { boxesDoubt: 'web fonts were loading' })), null);
 });
 
 test('an element outside the changes that began to listen cannot be updated: the facts are read whole', () => {
