@@ -41,7 +41,7 @@ const server = await serve({ '/': dir });
 const b = await launch();
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const ok = (r, what) => { if (!r.ok) throw new Error(`${what}: ${r.error.code} ${r.error.message}`); return r; };
-const times = { full: [], diff: [], diffWorker: [], act: [], actSnapshot: [], fullFetch: [], diffFetch: [], fullClicks: [], diffClicks: [] };
+const times = { full: [], fullWorker: [], diff: [], diffWorker: [], act: [], actSnapshot: [], fullFetch: [], diffFetch: [], fullClicks: [], diffClicks: [], fullSerialize: [], diffSerialize: [] };
 const reads = { diff: [], act: [] };
 let nodes = 0;
 try {
@@ -59,12 +59,15 @@ try {
     times.diffWorker.push(diff.stats.timings.totalMs);
     times.diffFetch.push(diff.stats.timings.fetchMs);
     times.diffClicks.push(diff.stats.timings.clickablesMs);
+    times.diffSerialize.push(diff.stats.timings.serializeMs);
     reads.diff.push(diff.stats.fetch.incremental ? `incremental, click facts ${diff.stats.fetch.clickFacts}` : `whole: ${diff.stats.fetch.reason}`);
     t = performance.now();
     const full = ok(await b.call({ cmd: 'snapshot', tabId, options: { fresh: true } }), 'full read');
     times.full.push(performance.now() - t);
     times.fullFetch.push(full.stats.timings.fetchMs);
     times.fullClicks.push(full.stats.timings.clickablesMs);
+    times.fullSerialize.push(full.stats.timings.serializeMs);
+    times.fullWorker.push(full.stats.timings.totalMs);
     nodes = full.stats.nodesIn;
     // The button of a row in view of the snapshot just read (a capped snapshot shows the rows near the top).
     const button = full.text.split('\n').find((l) => l.includes(`Add one to item ${i}`) && /\bA\d+\b/.test(l));
@@ -83,9 +86,9 @@ try {
 const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v))]));
 const count = (xs) => Object.entries(xs.reduce((o, x) => ({ ...o, [x]: (o[x] || 0) + 1 }), {})).map(([k, n]) => `${n}× ${k}`).join('; ');
 console.log(`${ROWS} rows, ${nodes} AX nodes, ${RUNS} rounds, load ${loadavg()[0].toFixed(1)}`);
-console.log('| look | median ms (request to answer) | in the worker: fetch, click facts | / full read |\n|---|--:|---|--:|');
-console.log(`| full read (snapshot {fresh: true}) | ${m.full} | ${m.fullFetch}, ${m.fullClicks} | 1 |`);
-console.log(`| snapshot {diff: true} after a one-cell change | ${m.diff} | ${m.diffFetch}, ${m.diffClicks} | ${(m.diff / m.full).toFixed(3)} |`);
+console.log('| look | median ms (request to answer) | in the worker: all; fetch, click facts (after the fetch), serialize | / full read |\n|---|--:|---|--:|');
+console.log(`| full read (snapshot {fresh: true}) | ${m.full} | ${m.fullWorker}; ${m.fullFetch}, ${m.fullClicks}, ${m.fullSerialize} | 1 |`);
+console.log(`| snapshot {diff: true} after a one-cell change | ${m.diff} | ${m.diffWorker}; ${m.diffFetch}, ${m.diffClicks}, ${m.diffSerialize} | ${(m.diff / m.full).toFixed(3)} |`);
 console.log(`| act {snapshot: {diff: true}}, click (settling included) | ${m.act} | its snapshot ${m.actSnapshot} | ${(m.act / m.full).toFixed(3)} (snapshot ${(m.actSnapshot / m.full).toFixed(3)}) |`);
 console.log(`- snapshot diff reads: ${count(reads.diff)}\n- act-with-diff reads: ${count(reads.act)}`);
 process.exit(0);
