@@ -253,14 +253,15 @@ test('divsoup: a drag onto a stale, covered or hidden element is refused with it
   assert.equal(await page.textContent('#status'), 'Moved Write report to Doing');
 });
 
-test('listings: a favourite heart and a "…" menu inside clickable cards have refs of their own; a card\'s text has none', async () => {
+test('listings: a favourite heart and a "…" menu inside clickable cards have refs of their own, a heart listening through the app\'s root too; a card\'s text has none', async () => {
   await open('listings');
   const { text } = await check('listings', { extras: true });
   const refs = refsIn(text);
   const nodes = [];
   for (const ref of refs) nodes.push((await b.call({ cmd: 'resolve', tabId, ref })).backendNodeId);
   const marks = await marksOf(page, nodes);
-  assert.deepEqual(marks, ['open-lisbon', 'save-lisbon', 'open-tahoe', 'menu-tahoe', 'open-porto'], `one ref each, the Porto card's inherited-pointer text part of it:\n${text}`);
+  assert.deepEqual(marks, ['open-lisbon', 'save-lisbon', 'open-tahoe', 'menu-tahoe', 'open-porto', 'open-kyoto', 'save-kyoto'],
+    `one ref each, the Porto card's inherited-pointer text part of it:\n${text}`);
   const heart = refs[1];
   assert.match(text, new RegExp(`clickable ${heart} ♡\n`));
   await page.evaluate(() => { window.heard = []; });
@@ -273,6 +274,11 @@ test('listings: a favourite heart and a "…" menu inside clickable cards have r
   assert.equal(await page.textContent('#status'), 'Menu of Cabin in Tahoe');
   await act(refOf(after, 'Studio in Porto'), 'click');
   assert.equal(await page.textContent('#status'), 'Opened Studio in Porto');
+  // Its own pointer (under a carousel's grab) is all that tells the Kyoto heart: the app's root hears the click.
+  await page.evaluate(() => { window.heard = []; });
+  await act(refs[6], 'click');
+  assert.equal(await page.textContent('#status'), 'Saved House in Kyoto');
+  assert.deepEqual(await page.evaluate(() => window.heard), ['root: heart']);
 });
 
 test('mui: choose an account menu item, a room, a city from options loaded as you type, book and confirm', async () => {

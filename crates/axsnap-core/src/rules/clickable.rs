@@ -251,6 +251,9 @@ mod tests {
         assert_eq!(t, "page \"T\"\nclickable A0\n Flat in Lisbon\n clickable A1 ♡\n clickable A2 …\n", "{t}");
         assert_eq!(refs.resolve("A0").unwrap().name, "Flat in Lisbon", "the card's words, not its controls'");
         assert_eq!(refs.resolve("A1").unwrap().name, "♡");
+        // A heart that only sets its own pointer (the app's root listens for it): a control of its own too.
+        let t = snap_facts(&mut crate::RefTable::new(), nodes.clone(), [(2, true, false, 60_000.0), (5, true, false, 576.0)].iter().map(boxed).collect());
+        assert_eq!(t, "page \"T\"\nclickable A0\n Flat in Lisbon\n clickable A1 ♡\n …\n", "{t}");
         // Covering most of the card, or of no known size: part of the card.
         let t = snap_facts(&mut crate::RefTable::new(), nodes.clone(), [(2, true, false, 60_000.0), (5, false, true, 40_000.0), (7, false, true, 0.0)].iter().map(boxed).collect());
         assert!(t.contains("clickable A0") && !t.contains("A1"), "{t}");
