@@ -219,7 +219,13 @@ function watcher() {
     const blocks = (e) => [...e.childNodes].every((c) => (c.nodeType === 3 ? !c.data.trim()
       : c.nodeType !== 1 || !/^(inline|contents|ruby)/.test(getComputedStyle(c).display)));
     for (const e of s.kids) if (!blocks(e)) { s.kids.delete(e); dirty.add(e); }
-    const places = new Set([...dirty].map(lift).filter(Boolean));
+    // An inline element's change moves what shares its lines, not what lies around its block: the block is
+    // read in its place (its elements' boxes measured), so the boxes of the rest can be kept (clickables.js updateBoxes).
+    const widen = (e) => {
+      while (e && e !== document.body && e.parentElement && e.parentElement !== document.body && /^inline/.test(getComputedStyle(e).display)) e = e.parentElement;
+      return e;
+    };
+    const places = new Set([...dirty].map(lift).map(widen).filter(Boolean));
     if (places.has(document.body) || places.has(document.documentElement)) return { doubt: 'the whole body changed' };
     const inside = (e) => { for (let a = e.parentElement; a; a = a.parentElement) if (places.has(a)) return true; return false; };
     const roots = [...places].filter((e) => !inside(e));
