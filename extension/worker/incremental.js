@@ -58,23 +58,14 @@ function watcher() {
   const hidden = (e) => e.shadowRoot || e.tagName.includes('-');
   const unseenElement = (e) => e.nodeType === 1 && (e.matches(`${UNSEEN_SELECTOR},${RESTYLE}`) || hidden(e)
     || e.querySelector(`${UNSEEN_SELECTOR},${RESTYLE}`) || [...e.getElementsByTagName('*')].some(hidden));
-  const cssDoubt = () => {
+  /** The first thing `check` says of a rule of the page's style sheets (nested ones too), or null. */
+  const scanRules = (check) => {
     const rules = (list) => {
       for (const r of list) {
-        if (r instanceof CSSKeyframesRule) {
-          // What a keyframe shows mid-animation changes with no mutation nor event.
-          for (const k of /** @type {Iterable<CSSKeyframeRule>} */ (r.cssRules)) for (let i = 0; i < k.style.length; i++) if (!HARMLESS.test(k.style[i])) return `a CSS animation of ${k.style[i]}`;
-          continue;
-        }
-        if (r instanceof CSSStyleRule) {
-          if (/content-visibility/.test(r.style.cssText)) return 'content-visibility';
-          if (/counter\(/.test(r.style.content)) return 'CSS counters';
-          if (STATES.test(r.selectorText)) {
-            for (let i = 0; i < r.style.length; i++) if (!HARMLESS.test(r.style[i])) return `a CSS rule for ${r.selectorText} sets ${r.style[i]}`;
-          }
-        }
+        const d = check(r);
+        if (d) return d;
         // @media, @supports, @layer and nested rules.
-        if (r.cssRules && r.cssRules.length) { const d = rules(r.cssRules); if (d) return d; }
+        if (!(r instanceof CSSKeyframesRule) && r.cssRules && r.cssRules.length) { const n = rules(r.cssRules); if (n) return n; }
       }
       return null;
     };
@@ -88,6 +79,27 @@ function watcher() {
     } catch (e) { return `style sheets: ${e.message}`; }
     return null;
   };
+  const cssDoubt = () => scanRules((r) => {
+    if (r instanceof CSSKeyframesRule) {
+      // What a keyframe shows mid-animation changes with no mutation nor event.
+      for (const k of /** @type {Iterable<CSSKeyframeRule>} */ (r.cssRules)) for (let i = 0; i < k.style.length; i++) if (!HARMLESS.test(k.style[i])) return `a CSS animation of ${k.style[i]}`;
+    } else if (r instanceof CSSStyleRule) {
+      if (/content-visibility/.test(r.style.cssText)) return 'content-visibility';
+      if (/counter\(/.test(r.style.content)) return 'CSS counters';
+      if (STATES.test(r.selectorText)) {
+        for (let i = 0; i < r.style.length; i++) if (!HARMLESS.test(r.style[i])) return `a CSS rule for ${r.selectorText} sets ${r.style[i]}`;
+      }
+    }
+    return null;
+  });
+  // What a state (hover, focus within…) may change that leaves the tree as it was but moves or resizes
+  // boxes: the boxes kept from the last look cannot be trusted on such a page.
+  const MOVES = /^(border-.*-(width|style)|transform|scale|rotate|translate)$/;
+  const stateMoves = () => scanRules((r) => {
+    if (!(r instanceof CSSStyleRule) || !STATES.test(r.selectorText)) return null;
+    for (let i = 0; i < r.style.length; i++) if (MOVES.test(r.style[i])) return `a CSS rule for ${r.selectorText} sets ${r.style[i]}`;
+    return null;
+  });
   /** What a form field shows that no mutation reports. */
   const stateOf = (e) => (e.tagName === 'SELECT' ? [...e.options].map((o) => (o.selected ? 1 : 0)).join('') + e.value
     : e.tagName === 'OPTION' ? String(e.selected) : `${e.value}|${e.checked}|${e.indeterminate}`);
@@ -102,7 +114,7 @@ function watcher() {
   if (w && w.stop) w.stop();
   const s = {
     token: null, doubt: null, dirty: new Set(), kids: new Set(), gone: new Set(), states: new WeakMap(), focus: null, box: '', observer: null,
-    scrolled: false, fonts: false,
+    scrolled: false, fonts: false, moves: null, at: '',
   };
   // Once in doubt the next look reads the whole tree: nothing more to record (nor to hold on to).
   const doubt = (why) => {
@@ -153,6 +165,7 @@ function watcher() {
     s.loading = loading();
     s.focus = document.activeElement;
     s.box = box();
+    s.at = `${scrollX},${scrollY}`;
   };
   const arm = (token) => {
     s.token = token;
@@ -160,6 +173,7 @@ function watcher() {
       doubt('the page has iframes, shadow roots, media or owned elements');
     }
     doubt(cssDoubt());
+    s.moves = stateMoves();
     s.observer = new MutationObserver(onRecords);
     // A transition or animation that starts or ends changes what its element shows, with no mutation.
     s.onAnimation = (e) => { if (!s.doubt && e.target.nodeType === 1) s.dirty.add(e.target); };
@@ -235,6 +249,8 @@ function watcher() {
     s.dirty = new Set();
     s.kids = new Set();
     s.gone = new Set();
+    const moved = boxesDoubt();
+    s.fonts = false;
     remember();
     if (wholeBody) kids.push(document.body);
     if (roots.length + kids.length > maxRoots) return { doubt: `${roots.length + kids.length} places changed` };
@@ -245,8 +261,6 @@ function watcher() {
     const facts = factsOf(roots, kids);
     globalThis.axsnapIncrFacts = { codes: facts.codes, rects: facts.rects };
     s.scrolled = false;
-    const moved = boxesDoubt();
-    s.fonts = false;
     return { roots: roots.length, kids: kids.length, elements: size, factsDoubt: facts.doubt || null, boxesDoubt: moved, nodes: lightNodes() };
   };
   // The document's elements, texts and comments, shadow trees aside: clickables.js counts them again through
@@ -260,7 +274,11 @@ function watcher() {
   // What may have moved elements outside the changed places, with no mutation: the boxes kept from the
   // last look are then read again for the whole page (clickables.js updateBoxes).
   const MOVES_NOTHING = /^(color|background(-.*)?|border-.*-color|border-color|outline-color|box-shadow|text-shadow|opacity|filter|fill|stroke|caret-color|accent-color|text-decoration-color|offset|easing|composite|computed-offset)$/;
+  // Called before remember(), while `s.at` is still where the window was scrolled at the last look.
   const boxesDoubt = () => {
+    if (s.moves) return s.moves;
+    // Fixed and sticky elements move in the document as the window scrolls.
+    if (s.at !== `${scrollX},${scrollY}`) return 'the window scrolled';
     if (s.fonts || document.fonts.status !== 'loaded') return 'web fonts were loading';
     for (const a of document.getAnimations()) {
       if (a.playState !== 'running') continue;

@@ -72,6 +72,8 @@ const BOX_CHANGES = [
   // Wider: what follows it on its line moves, its block does not.
   ['a link\'s words changed', () => { document.getElementById('beta').textContent = 'Beta and more'; }, true, 'updated'],
   ['a paragraph hidden', () => { document.getElementById('intro').hidden = true; }, true, 'read whole'],
+  // A fixed or sticky element moves in the document as the window scrolls.
+  ['the window scrolled', () => { scrollTo(0, 600); }, true, 'read whole'],
 ];
 
 /** Makes each change in turn and compares the snapshot read after it with a whole (fresh) read. */
