@@ -188,7 +188,11 @@ impl RefTable {
     /// buttons of a list written again) the gone one stood after the element
     /// the new one stands after, which kept its ref, with nothing between
     /// them but elements gone too (a row deleted above it); of such twins,
-    /// the nearest. Anything less certain gets a new ref, the old one stale.
+    /// the nearest. A ref gone a snapshot or two earlier (a list filtered,
+    /// then shown whole) passes the same way where nothing showing the same
+    /// was seen since, but never as a twin (its place is too old to tell).
+    /// A modal dialog takes no ref of the page it hides. Anything less
+    /// certain gets a new ref, the old one stale.
     pub fn expect_replacements<'a>(&mut self, nodes: impl Iterator<Item = (&'a str, i64, &'a str, &'a str)> + Clone) {
         self.replaced.clear();
         self.newcomers.clear();
@@ -207,25 +211,38 @@ impl RefTable {
                 alive.insert(n);
             }
         }
+        // Per role, name and URL: the gone refs last seen latest, and when.
+        let mut latest: HashMap<Shown, (u64, Vec<u32>)> = HashMap::new();
         for (&n, e) in &self.entries {
             let t = &e.target;
-            if e.seen != previous && e.seen != before_dialog {
-                continue;
-            }
+            let last = e.seen == previous || e.seen == before_dialog;
             // Two snapshots' orders (the page before a dialog and the dialog) that disagree say nothing.
-            if self.next_of.insert(e.after, n).is_some() {
+            if last && self.next_of.insert(e.after, n).is_some() {
                 self.next_of.insert(e.after, u32::MAX);
             }
-            if alive.contains(&n) || self.partial.contains(&t.frame) {
+            // Behind a modal dialog the page is hidden, not gone: none of it passes to the dialog.
+            if alive.contains(&n) || self.partial.contains(&t.frame) || (self.held && e.seen <= self.unheld) {
                 continue;
             }
-            self.gone.insert(n);
+            if last {
+                self.gone.insert(n);
+            }
             if t.name.is_empty() {
                 continue;
             }
+            // Gone a snapshot or two earlier (a list filtered, then shown whole again): only where
+            // nothing showing the same was seen since, so the latest ones alone can be twins.
+            let seen = if last { previous } else { e.seen };
             let shown = (t.frame.clone(), t.role.clone(), t.name.clone(), t.url.clone());
-            self.replaced.entry(shown).or_default().push(n);
+            let group = latest.entry(shown).or_insert((seen, Vec::new()));
+            if seen > group.0 {
+                *group = (seen, Vec::new());
+            }
+            if seen == group.0 {
+                group.1.push(n);
+            }
         }
+        self.replaced = latest.into_iter().map(|(shown, (_, refs))| (shown, refs)).collect();
         if self.replaced.is_empty() {
             return;
         }
@@ -597,6 +614,27 @@ mod tests {
         assert_eq!(t.resolve("A3").unwrap_err().code, ErrorCode::StaleRef);
         // Moved, one of a kind now: it keeps its ref wherever it went, and the twin after it too.
         assert_eq!(redrawn(&mut t, &rows(40, &["Eggs", "Bread"])), [0, 7, 8, 5, 6]);
+    }
+
+    #[test]
+    fn rows_a_filter_hid_for_a_look_keep_their_refs_when_drawn_again() {
+        let mut t = RefTable::new();
+        assert_eq!(redrawn(&mut t, &[(1, "button", "Active"), (10, "checkbox", "Milk"), (11, "button", "Delete")]), [0, 1, 2]);
+        assert_eq!(redrawn(&mut t, &[(1, "button", "Active")]), [0]);
+        assert_eq!(t.resolve("A1").unwrap_err().code, ErrorCode::StaleRef);
+        assert_eq!(redrawn(&mut t, &[(1, "button", "Active"), (20, "checkbox", "Milk"), (21, "button", "Delete")]), [0, 1, 2]);
+        assert_eq!(t.resolve("A1").unwrap().backend_node_id, 20);
+    }
+
+    #[test]
+    fn a_modal_dialog_never_takes_the_refs_of_the_page_it_hides() {
+        let mut t = RefTable::new();
+        assert_eq!(redrawn(&mut t, &[(1, "button", "Cancel"), (2, "button", "Open")]), [0, 1]);
+        t.begin(&[doc("f", "d")], false, true);
+        t.expect_replacements([("f", 9, "button", "Cancel")].into_iter());
+        assert_eq!(t.assign("f", 9, "button", "Cancel", None), 2);
+        t.end(false);
+        assert_eq!(redrawn(&mut t, &[(1, "button", "Cancel"), (2, "button", "Open")]), [0, 1]);
     }
 
     #[test]
