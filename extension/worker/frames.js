@@ -7,10 +7,9 @@
 // are kept in the tab's session (session.js).
 
 import { send, ensureAttached, stillAttached } from './cdp.js';
-import { AxError } from './errors.js';
 import { tabSession, forget } from './session.js';
 import { onDialogEvent, forgetDialog, openDialog, refuseIfDialog } from './dialogs.js';
-import { FULL_READ_MAX, measure, readWindow } from './large.js';
+import { FULL_READ_MAX, measure, readWindow, readWindowWithin } from './large.js';
 import { arm, keep, readChanges } from './incremental.js';
 
 /** Auto-attach to out-of-process frames, on flat sessions, without pausing them. */
@@ -247,7 +246,8 @@ async function readTree(tabId, f, failed, windows, start, fetch, asked) {
     if (measured && measured.elements > FULL_READ_MAX) {
       const from = start && start.frame === f.frameId ? start.backendNodeId : undefined;
       // The window turns the Accessibility domain off: node ids kept from before mean nothing after it.
-      const { nodes, window, places } = await windowOf(tabId, f, measured, from);
+      const { nodes, window, places } = await readWindowWithin((until) => readWindow(tabId, f.sessionId, f.frameId, measured, from, until),
+        { main: !f.parentId, elements: measured.elements });
       windows.set(f.frameId, { ...window, places });
       return nodes;
     }
@@ -259,25 +259,6 @@ async function readTree(tabId, f, failed, windows, start, fetch, asked) {
     if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
     failed.push(`${f.frameId}: ${e.message}`);
     return null;
-  }
-}
-
-/**
- * A window of a very large frame, read again once when a part of it failed (a call the busy page
- * dropped). The tab's own page that still cannot be read fails the snapshot with a `timeout`: without
- * it the answer would be a page line and nothing of what is on screen.
- */
-async function windowOf(tabId, f, measured, from) {
-  try {
-    return await readWindow(tabId, f.sessionId, f.frameId, measured, from);
-  } catch (e) {
-    if (e.code === 'timeout' || e.code === 'page_busy' || e.code === 'dialog_open') throw e;
-    try {
-      return await readWindow(tabId, f.sessionId, f.frameId, measured, from);
-    } catch (again) {
-      if (f.parentId || again.code === 'timeout' || again.code === 'page_busy' || again.code === 'dialog_open') throw again;
-      throw new AxError('timeout', `the page is very large (${measured.elements.toLocaleString('en-US')} elements) and the part of it in view could not be read twice (${again.message}): try again, or snapshot a part of it with root`);
-    }
   }
 }
 

@@ -14,7 +14,8 @@
 // (or a `root` ref) and snapshotting again reads elsewhere. Refs stay stable
 // across windows: the same document, the same nodes.
 
-import { send } from './cdp.js';
+import { send, DEADLINE_MS } from './cdp.js';
+import { AxError } from './errors.js';
 
 /** A frame with at most this many elements is read whole (the largest page of the corpus has 14,810). */
 export const FULL_READ_MAX = 30000;
@@ -30,6 +31,12 @@ const PARALLEL = 32;
 const WINDOW_MS = 10000;
 /** Picking the window, and building the frame's accessibility tree before the first answer, grow with the page. */
 const BUILD_MS = 30000;
+/**
+ * A window read, its second try included, ends by then (and waits at most 5 s more for the page to let its
+ * accessibility tree go): a snapshot then still answers (a window or a typed error) within the 60 s an MCP
+ * client's call waits, with time left for counting the frame's elements first (5 s at most).
+ */
+export const WINDOW_READ_MS = 48000;
 /** Elements near the view whose places the window reads at most (a screen of small links is a few hundred). */
 const PLACES_MAX = 1500;
 const WORLD = 'axsnap';
@@ -157,11 +164,14 @@ const note = (id, text) => ({ nodeId: id, ignored: false, role: { type: 'role', 
  * @param {number} tabId  @param {string|undefined} sessionId  @param {string} frameId
  * @param {{contextId: number, elements: number}} measured
  * @param {number} [startNode]  the backend id of the element to start from (a `root` ref's)
+ * @param {number} [until]  when its calls end at the latest (ms since the epoch)
  * @returns {Promise<{nodes: any[], window: {elements: number, read: number, above: number, below: number}, places: {boxes: number[], viewport: any}|null}>}
  */
-export async function readWindow(tabId, sessionId, frameId, measured, startNode) {
+export async function readWindow(tabId, sessionId, frameId, measured, startNode, until = Date.now() + WINDOW_READ_MS) {
   const { contextId } = measured;
-  const call = (method, params, opts) => send(tabId, sessionId, method, params, opts);
+  // Every call ends by `until`, however long its own deadline: a page too busy to answer in time fails the read.
+  const call = (method, params, opts = {}) => send(tabId, sessionId, method, params,
+    { ...opts, timeoutMs: Math.max(1, Math.min(opts.timeoutMs ?? DEADLINE_MS, until - Date.now())) });
   // Node ids agree across the calls below only while the domain is on.
   await call('Accessibility.enable');
   try {
@@ -181,10 +191,10 @@ export async function readWindow(tabId, sessionId, frameId, measured, startNode)
     const elements = props.filter((p) => /^\d+$/.test(p.name)).sort((a, b) => a.name - b.name).map((p) => p.value.objectId);
     // The first answer waits for Chrome to build the frame's whole tree.
     const { node: root } = await call('Accessibility.getRootAXNode', { frameId }, { timeoutMs: BUILD_MS });
-    const until = Date.now() + WINDOW_MS;
+    const stop = Math.min(Date.now() + WINDOW_MS, until);
     const parts = [];
     let asked = 0;
-    for (; asked < elements.length && Date.now() < until; asked += PARALLEL) {
+    for (; asked < elements.length && Date.now() < stop; asked += PARALLEL) {
       parts.push(...(await Promise.all(elements.slice(asked, asked + PARALLEL).map((objectId, k) => (asked + k < w.ancestors
         ? call('Accessibility.getPartialAXTree', { objectId, fetchRelatives: false })
         : call('Accessibility.queryAXTree', { objectId })).then((r) => r.nodes, () => [])))));
@@ -224,6 +234,45 @@ export async function readWindow(tabId, sessionId, frameId, measured, startNode)
     // Accessibility left on slows the page down (and sends events) for as
     // long as it stays on. Turning it off takes the page a while, and the
     // next request would wait behind it: waited for here.
-    await call('Accessibility.disable', {}, { timeoutMs: BUILD_MS }).catch(() => {});
+    await send(tabId, sessionId, 'Accessibility.disable', {}, { timeoutMs: Math.max(DEADLINE_MS, until - Date.now()) }).catch(() => {});
+  }
+}
+
+const PAGE_FAILURES = new Set(['timeout', 'page_busy', 'dialog_open']);
+
+/**
+ * A window read (`read(until)`, whose calls end by `until`) within `ms`: read once more when a part of it
+ * failed (a call the busy page dropped), by the same deadline, since a second full budget would outlast the
+ * caller's wait. The page's own failures (a timeout, a busy page, a dialog) are not read again. A read that
+ * still fails, or has not answered when the deadline passes, fails the tab's own page (`main`) with a typed
+ * `timeout`: without it the answer would be a page line and nothing of what is on screen. A frame's read
+ * fails with what it failed with (the snapshot goes on without that frame). Pure: `read` does the reading.
+ * @template T
+ * @param {(until: number) => Promise<T>} read
+ * @param {{main: boolean, elements: number, ms?: number}} o  elements: the frame's, for the message
+ * @returns {Promise<T>}
+ */
+export async function readWindowWithin(read, { main, elements, ms = WINDOW_READ_MS }) {
+  const until = Date.now() + ms;
+  const why = (detail) => new AxError('timeout', `the page is very large (${elements.toLocaleString('en-US')} elements) and the part of it`
+    + ` in view could not be read ${detail}: try again, or snapshot a part of it with root`);
+  let timer;
+  // Its calls end by the deadline; should one not, the answer does not wait for it.
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(why(`within ${ms / 1000} s`)), ms + 1000); });
+  const attempt = () => Promise.race([read(until), late]);
+  try {
+    try {
+      return await attempt();
+    } catch (e) {
+      if (PAGE_FAILURES.has(e.code)) throw e;
+      try {
+        return await attempt();
+      } catch (again) {
+        if (!main || PAGE_FAILURES.has(again.code)) throw again;
+        throw why(`twice (${again.message})`);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
   }
 }
