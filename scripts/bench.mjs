@@ -11,7 +11,7 @@
 //   npm run bench -- --native [--pages name,name] [--save F] [--compare F]   the CLI over the saved trees, no Chromium (bench-native.mjs)
 //   npm run bench -- --node [--pages name,name] [--runs N] [--all]   @axsnap/cdp in one Node process beside Playwright and agent-browser (bench-node.mjs)
 //   npm run bench -- --fleet [--browsers N] [--tabs M] [--seconds S]   N Chromiums x M pages from one Node process (bench-fleet.mjs)
-//   npm run bench -- --huge [--runs N] [--pages links,table,chat]   huge generated pages: time, size, refs of what is in view (bench-huge.mjs)
+//   npm run bench -- --huge [--runs N] [--pages links,links-150k,links-300k,table,chat] [--no-peers]   huge generated pages beside Playwright and chrome-devtools-mcp (bench-huge.mjs)
 //   npm run bench -- --edit [--runs N] [--rows N]   a large table edited one cell at a time: a look after it beside a full read (bench-edit.mjs)
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
