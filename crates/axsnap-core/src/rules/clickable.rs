@@ -269,6 +269,26 @@ mod tests {
     }
 
     #[test]
+    fn interactive_mode_keeps_a_clickables_words_not_a_links_or_the_pages() {
+        let nodes = vec![
+            root(&[2, 5, 7]),
+            n(2, "generic", "", &[3]),
+            n(3, "generic", "", &[4]),
+            n(4, "StaticText", "Flat in Lisbon", &[]),
+            n(5, "link", "Home", &[6]),
+            n(6, "StaticText", "Home", &[]),
+            n(7, "StaticText", "Stays near you", &[]),
+        ];
+        let facts = vec![boxed(&(2, true, false, 60_000.0))];
+        let frame = FrameInput { key: "main".into(), nodes, clickables: facts, ..FrameInput::default() };
+        let options = crate::Options { mode: crate::Mode::Interactive, ..crate::Options::default() };
+        let mut refs = crate::RefTable::new();
+        let t = crate::snapshot(&crate::SnapshotInput { frames: vec![frame] }, &[], &options, &mut refs).unwrap().text;
+        assert_eq!(t, "page \"T\"\nclickable A0 Flat in Lisbon\nA1 [Home]\n", "{t}");
+        assert_eq!(refs.resolve("A0").unwrap().name, "Flat in Lisbon");
+    }
+
+    #[test]
     fn a_clickable_ref_is_named_by_the_words_its_line_shows() {
         let mut refs = crate::RefTable::new();
         let t = snap(

@@ -21,12 +21,29 @@ pub const INTERACTIVE_ONLY: Rule = Rule {
             return None;
         }
         if matches!(r, Role::StaticText | Role::Image | Role::Img | Role::ListMarker | Role::LineBreak) {
+            // A clickable's words are all that names it (Chrome names no `div`): without them one card's ref
+            // reads like the next one's. They are kept as full mode keeps them.
+            if inside_clickable(v) {
+                return None;
+            }
             return Some(Action::Remove);
         }
         Some(Action::Unwrap)
     },
     leave: super::on_the_way_in_only,
 };
+
+/// Whether the nearest actionable ancestor of the node is a clickable (a link or a button has its name already).
+fn inside_clickable(v: &super::Visit) -> bool {
+    let mut at = v.node.parent;
+    while let Some(p) = at {
+        if v.is_actionable(p) {
+            return v.is_clickable(p);
+        }
+        at = v.tree.node(p).parent;
+    }
+    false
+}
 
 #[cfg(test)]
 mod tests {
