@@ -11,9 +11,11 @@
 //
 //   npm run bench -- --flows [--flow name,name] [--no-peers] [--no-build: use the extension as built]
 //     [--package: axsnap's loops through @axsnap/cdp on the page's CDPSession instead of the extension]
+//     [--report bench/out/flows.json: write the report again from a saved run, without running anything]
 import { execFile } from 'node:child_process';
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, isAbsolute } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { setup } from './setup.mjs';
 import { build } from './build.mjs';
@@ -22,9 +24,11 @@ import { ROOT, output, writeBenchmarkBlock } from './lib.mjs';
 const argv = process.argv.slice(2).filter((a) => a !== '--flows');
 const only = argv.includes('--flow') ? argv[argv.indexOf('--flow') + 1].split(',') : null;
 const peersOn = !argv.includes('--no-peers');
-const viaPackage = argv.includes('--package');
+// A whole run takes long on a loaded machine; the report can be made again from the results it saved.
+const saved = argv.includes('--report') ? JSON.parse(readFileSync(argv[argv.indexOf('--report') + 1], 'utf8')) : null;
+const viaPackage = saved?.viaPackage ?? argv.includes('--package');
 
-if (!argv.includes('--no-build')) {
+if (!saved && !argv.includes('--no-build')) {
   setup();
   build({ quiet: true });
 }
@@ -39,13 +43,12 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length 
 const sum = (a) => a.reduce((x, y) => x + y, 0);
 const now = () => performance.now();
 
-const server = await serve({ '/': join(ROOT, 'tests/fixtures') });
+const server = saved ? null : await serve({ '/': join(ROOT, 'tests/fixtures') });
 const port = 9400 + Math.floor(Math.random() * 500);
-const chromium = await launchWithCdp(port);
-const { browser } = chromium;
-const ctx = browser.contexts()[0];
-const panel = await ctx.newPage();
-await panel.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
+const chromium = saved ? null : await launchWithCdp(port);
+const ctx = chromium?.browser.contexts()[0];
+const panel = await ctx?.newPage();
+await panel?.goto(`chrome-extension://${EXTENSION_ID}/extension/panel/sidepanel.html`);
 const extensionCall = (msg) => panel.evaluate((m) => chrome.runtime.sendMessage(m), msg);
 
 /** A fresh tab on the flow's page, found by the extension by a marker in its URL. */
@@ -121,7 +124,6 @@ async function playwright(flow) {
     const text = await page.ariaSnapshot({ mode: 'ai' });
     steps.push({ tokens: tokens(text), ms: now() - t0 });
   }
-  await ax?.detach();
   await page.close();
   return steps;
 }
@@ -275,11 +277,17 @@ const TOOLS = [
   ['axsnap diff', (f) => axsnap(f, true)],
   ...(peersOn ? [['chrome-devtools-mcp', cdtmcp], ['Playwright MCP', playwrightMcp], ['Playwright ai', playwright], ['agent-browser', agentBrowser]] : []),
 ];
-const flows = FLOWS.filter((f) => !only || only.includes(f.name));
+const flows = saved ? FLOWS.filter((f) => saved.results[f.name]) : FLOWS.filter((f) => !only || only.includes(f.name));
 /** flow → tool → steps */
-const results = {};
-const failures = [];
-for (const flow of flows) {
+const results = saved?.results ?? {};
+const failures = saved?.failures ?? [];
+/** the 1-minute load average after each flow: the machine is shared, and timings follow its load */
+const loads = saved?.loads ?? [];
+const outDir = join(ROOT, 'bench/out');
+mkdirSync(outDir, { recursive: true });
+const save = () => writeFileSync(join(outDir, 'flows.json'),
+  JSON.stringify({ browser: chromium.browser.version(), viaPackage, loads, failures, results }, null, 1));
+for (const flow of saved ? [] : flows) {
   results[flow.name] = {};
   for (const [name, runFlow] of TOOLS) {
     try {
@@ -290,13 +298,16 @@ for (const flow of flows) {
   }
   const r = results[flow.name];
   const line = Object.entries(r).map(([n, st]) => `${n} ${sum(st.map((x) => x.tokens))} tok ${median(st.map((x) => x.ms)).toFixed(0)} ms`).join(' | ');
-  console.log(`${flow.name.padEnd(11)} ${line}`);
+  loads.push(Number(loadavg()[0].toFixed(1)));
+  console.log(`${flow.name.padEnd(11)} ${line} | load ${loads.at(-1)}`);
+  save(); // a run cut short keeps the flows it finished (--report makes their report)
 }
 if (cdt) await cdt.close().catch(() => {});
 if (pwm) await pwm.close().catch(() => {});
-if (peersOn) await ab('close').catch(() => {});
-await chromium.close();
-await server.close();
+if (peersOn && !saved) await ab('close').catch(() => {});
+const browserVersion = saved?.browser ?? chromium.browser.version();
+await chromium?.close();
+await server?.close();
 
 // --- the report
 const fmt = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
@@ -336,8 +347,31 @@ const inProcess = overall.find((o) => o.label === columns.find(([k]) => k === 'P
 const pwmRan = overall.some((o) => o.label === columns.find(([k]) => k === 'Playwright MCP')[2]);
 const peers = overall.filter((o) => !o.label.startsWith('axsnap') && (o !== inProcess || !pwmRan));
 const mark = (ok) => (ok ? 'met' : '**not met**');
+// Per flow: the act-with-diff loop against each peer's loop on that flow, and its tokens against full snapshots.
+const verdicts = flows.map((f) => {
+  const mine = by(f.name, columns[1][2]), full = by(f.name, columns[0][2]);
+  const theirs = peers.map((p) => by(f.name, p.label)).filter(Boolean);
+  return { flow: f.name, mine, theirs, ratio: mine && full ? mine.tokens / full.tokens : NaN,
+    faster: !!mine && theirs.length > 0 && theirs.every((p) => mine.ms < p.ms), fewer: !!mine && theirs.length > 0 && theirs.every((p) => mine.tokens < p.tokens) };
+}).filter((v) => v.mine);
+const short = (label) => label.replace(/ \(action \+ snapshot\)| \(action, its snapshot\)/, '').replace(' (action + diff snapshot)', ' diff');
+const perFlowTargets = [`| flow | axsnap diff | ${peers.map((p) => short(p.label)).join(' | ')} | faster than every peer | fewer tokens than every peer | tokens diff / full | ≤ 0.5 |`,
+  `|---|---|${peers.map(() => '---|').join('')}---|---|---|---|`,
+  ...verdicts.map((v) => `| ${v.flow} | ${fmt(v.mine.ms)} ms · ${v.mine.tokens} tok | ${peers.map((p) => { const x = by(v.flow, p.label); return x ? `${fmt(x.ms)} ms · ${x.tokens} tok` : '–'; }).join(' | ')} | ` +
+    `${v.faster ? 'yes' : '**no**'} | ${v.fewer ? 'yes' : '**no**'} | ${fmt(v.ratio, 3)} | ${v.ratio <= 0.5 ? 'yes' : '**no**'} |`)].join('\n');
+// Where an act-with-diff step's time goes: the wait for the page to settle, the snapshot in the worker (CDP reads, then
+// the Wasm core's serialize and diff), and the rest (the action itself and the messages to and from the extension).
+const profile = ['| flow | act-with-diff ms | settling | snapshot | of which CDP fetch | of which serialize + diff | action + messaging | whole reads |', '|---|---|---|---|---|---|---|---|',
+  ...flows.filter((f) => results[f.name]['axsnap diff']).map((f) => {
+    const st = results[f.name]['axsnap diff'];
+    const rest = st.map((x) => x.ms - x.settleMs - x.snapMs);
+    return `| ${f.name} | ${fmt(median(st.map((x) => x.ms)))} | ${fmt(median(st.map((x) => x.settleMs)))} | ${fmt(median(st.map((x) => x.snapMs)))} | ` +
+      `${fmt(median(st.map((x) => x.fetchMs)))} | ${fmt(median(st.map((x) => x.timings?.serializeMs)))} | ${fmt(median(rest))} | ${st.filter((x) => x.fetch && !x.fetch.incremental).length} of ${st.length} |`;
+  })].join('\n');
 const diffSteps = flows.flatMap((f) => results[f.name]['axsnap diff'] || []);
 const fullSteps = flows.flatMap((f) => results[f.name]['axsnap full'] || []);
+const pooled = sum(verdicts.map((v) => v.mine.tokens)) / sum(verdicts.map((v) => by(v.flow, columns[0][2])?.tokens ?? NaN));
+const worst = verdicts.reduce((w, v) => (!w || v.ratio > w.ratio ? v : w), null);
 const bigFull = fullSteps.filter((x) => x.nodes > 5000);
 const bigIncr = diffSteps.filter((x) => x.nodes > 5000 && x.fetch?.incremental);
 const incrRatio = median(bigIncr.map((x) => x.snapMs)) / median(bigFull.map((x) => x.snapMs));
@@ -345,10 +379,12 @@ const incrRatio = median(bigIncr.map((x) => x.snapMs)) / median(bigFull.map((x) 
 const wholeReads = Object.entries(diffSteps.filter((x) => x.fetch && !x.fetch.incremental)
   .reduce((m, x) => ({ ...m, [x.fetch.reason]: (m[x.fetch.reason] || 0) + 1 }), {})).map(([why, n]) => `${why} (${n})`);
 const bigWhole = diffSteps.filter((x) => x.nodes > 5000 && x.fetch && !x.fetch.incremental).length;
+const names = (vs) => vs.map((v) => v.flow).join(', ');
 const targets = ['| target | measured | |', '|---|---|---|',
-  `| tokens with diffs ≤ 0.25 of full snapshots (median over flows) | ${fmt(diffRow?.ratio, 3)} | ${mark(diffRow?.ratio <= 0.25)} |`,
-  `| tokens with diffs below every peer's (all flows) | ${diffRow?.tokens} vs ${peers.map((p) => `${p.label} ${p.tokens}`).join(', ')} | ${mark(peers.length > 0 && peers.every((p) => diffRow?.tokens < p.tokens))} |`,
-  `| act-with-diff faster than every peer's act-then-snapshot (median ms per step) | ${fmt(diffRow?.ms)} vs ${peers.map((p) => `${p.label} ${fmt(p.ms)}`).join(', ')} | ${mark(peers.length > 0 && peers.every((p) => diffRow?.ms < p.ms))} |`,
+  `| tokens with diffs ≤ 0.25 of full snapshots, pooled over the flows | ${fmt(pooled, 3)} (median over flows ${fmt(diffRow?.ratio, 3)}) | ${mark(pooled <= 0.25)} |`,
+  `| tokens with diffs ≤ 0.5 of full snapshots on every flow | worst ${worst ? `${worst.flow} ${fmt(worst.ratio, 3)}` : '–'} | ${mark(verdicts.length > 0 && verdicts.every((v) => v.ratio <= 0.5))} |`,
+  `| tokens with diffs below every peer's, on every flow | ${verdicts.filter((v) => v.fewer).length} of ${verdicts.length} flows${verdicts.some((v) => !v.fewer) ? ` (not: ${names(verdicts.filter((v) => !v.fewer))})` : ''}; all flows ${diffRow?.tokens} vs ${peers.map((p) => `${short(p.label)} ${p.tokens}`).join(', ')} | ${mark(verdicts.length > 0 && verdicts.every((v) => v.fewer))} |`,
+  `| act-with-diff faster than every peer's act-then-snapshot (median ms per step), on every flow | ${verdicts.filter((v) => v.faster).length} of ${verdicts.length} flows${verdicts.some((v) => !v.faster) ? ` (not: ${names(verdicts.filter((v) => !v.faster))})` : ''}; median over flows ${fmt(diffRow?.ms)} vs ${peers.map((p) => `${short(p.label)} ${fmt(p.ms)}`).join(', ')} | ${mark(verdicts.length > 0 && verdicts.every((v) => v.faster))} |`,
   ...(inProcess && pwmRan ? [`| (reference, not a target) act-with-diff against Playwright's in-process snapshot with no waiting | ${fmt(diffRow?.ms)} vs ${fmt(inProcess.ms)} | ${diffRow?.ms < inProcess.ms ? 'faster' : 'slower'} |`] : []),
   `| incremental snapshot ≤ 0.3 of a full one on pages above 5,000 nodes (median snapshot ms in the worker) | ${fmt(median(bigIncr.map((x) => x.snapMs)))} / ${fmt(median(bigFull.map((x) => x.snapMs)))} = ${fmt(incrRatio, 3)} | ${mark(incrRatio <= 0.3)} |`,
 ].join('\n');
@@ -359,16 +395,17 @@ const speed = [
   `- on pages above 5,000 AX nodes: ${bigIncr.length} incremental snapshots (median ${fmt(median(bigIncr.map((x) => x.snapMs)))} ms, CDP fetch ${fmt(median(bigIncr.map((x) => x.fetchMs)), 1)} ms), ${bigWhole} read whole; full snapshots (fresh, ${bigFull.length} steps) median ${fmt(median(bigFull.map((x) => x.snapMs)))} ms`,
   `- full snapshots on pages above 5,000 AX nodes (${bigFull.length} steps): median CDP fetch ${fmt(median(bigFull.map((x) => x.fetchMs)), 1)} ms, Wasm serialize ${fmt(median(bigFull.map((x) => x.serializeMs)), 1)} ms, ${fmt(median(bigFull.map((x) => x.nodes / x.serializeMs)), 0)} AX nodes/ms`,
 ].join('\n');
-const machine = `${output('uname', ['-srm']) || 'unknown'}, ${(await import('node:os')).cpus().length} cores, load ${(await import('node:os')).loadavg()[0].toFixed(1)}`;
-const report = `### ${new Date().toISOString().slice(0, 10)} · ${browser.version()} · ${machine}${viaPackage ? ' · axsnap through @axsnap/cdp' : ''}\n\n` +
+const load = loads.length ? `load ${fmt(median(loads), 1)} (median over the flows; ${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)})` : `load ${loadavg()[0].toFixed(1)}`;
+const machine = `${output('uname', ['-srm']) || 'unknown'}, ${cpus().length} cores, ${load}`;
+const report = `### ${new Date().toISOString().slice(0, 10)} · ${browserVersion} · ${machine}${viaPackage ? ' · axsnap through @axsnap/cdp' : ''}\n\n` +
   `Per flow (tokens: o200k_base of what the agent reads after each action, summed over the flow; ms: from sending the action to having that text):\n\n${perFlow}\n\n` +
+  `Per flow, axsnap's act-with-diff against each peer's loop (median ms per step · tokens over the flow):\n\n${perFlowTargets}\n\n` +
+  `Where an act-with-diff step's time goes (medians over the flow's steps, ms; whole reads: snapshots that read the whole tree):\n\n${profile}\n\n` +
   `Overall:\n\n${overallTable}\n\n${targets}\n\n${speed}\n` + (failures.length ? `- failures: ${failures.join('; ')}\n` : '');
 console.log(`\n${report}`);
-const outDir = join(ROOT, 'bench/out');
-mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, 'flows.json'), JSON.stringify(results, null, 1));
+if (!saved) save();
 // BENCHMARKS.md keeps the extension's full run; a run through the package is printed only.
-if (!only && !viaPackage) {
+if (!only && !viaPackage && flows.length === FLOWS.length) {
   writeBenchmarkBlock('flows', '## Agent loops: `npm run bench -- --flows`', report);
 }
 process.exit(0);
