@@ -13,8 +13,9 @@ const stages = [
   ['setup', () => setup()],
   ['build the extension\'s Wasm', () => build()],
   // Also builds target/debug/axsnap-mcp for the end-to-end tests (crates/axsnap-mcp/tests/binary.rs says why
-  // not a `cargo build -p axsnap-mcp` of its own).
-  ['native tests: cargo test --workspace (builds the MCP server too)', () => run('cargo', ['test', '--workspace', '--quiet'])],
+  // not a `cargo build -p axsnap-mcp` of its own). axsnap-wasm's tests all run in the next stage, in Chromium:
+  // built natively too, they would compile js-sys and wasm-bindgen for nothing.
+  ['native tests: cargo test --workspace --exclude axsnap-wasm (builds the MCP server too)', () => run('cargo', ['test', '--workspace', '--exclude', 'axsnap-wasm', '--quiet'])],
   ['Wasm tests in headless Chromium (wasm-bindgen-test)', () => run('cargo', ['test', '-p', 'axsnap-wasm', '--target', 'wasm32-unknown-unknown'], {
     env: { WASM_BINDGEN_TEST_TIMEOUT: '180', WASM_BINDGEN_TEST_DRIVER_TIMEOUT: '60' },
   })],
