@@ -42,6 +42,15 @@ const b = await launch();
 const median = (xs) => { const s = [...xs].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const ok = (r, what) => { if (!r.ok) throw new Error(`${what}: ${r.error.code} ${r.error.message}`); return r; };
 const times = { full: [], fullWorker: [], diff: [], diffWorker: [], act: [], actSnapshot: [], fullFetch: [], diffFetch: [], fullClicks: [], diffClicks: [], fullSerialize: [], diffSerialize: [] };
+/** A snapshot's time as the caller waited for it, and the worker's own parts of it, under `kind` (full, diff). */
+const record = (kind, answer, ms) => {
+  const t = answer.stats.timings;
+  times[kind].push(ms);
+  times[`${kind}Worker`].push(t.totalMs);
+  times[`${kind}Fetch`].push(t.fetchMs);
+  times[`${kind}Clicks`].push(t.clickablesMs);
+  times[`${kind}Serialize`].push(t.serializeMs);
+};
 const reads = { diff: [], act: [] };
 let nodes = 0;
 try {
@@ -55,19 +64,11 @@ try {
     await page.evaluate((n) => { const q = document.querySelectorAll('.qty')[n]; q.textContent = String(Number(q.textContent) + 10); }, row);
     let t = performance.now();
     const diff = ok(await b.call({ cmd: 'snapshot', tabId, options: { diff: true } }), 'snapshot diff');
-    times.diff.push(performance.now() - t);
-    times.diffWorker.push(diff.stats.timings.totalMs);
-    times.diffFetch.push(diff.stats.timings.fetchMs);
-    times.diffClicks.push(diff.stats.timings.clickablesMs);
-    times.diffSerialize.push(diff.stats.timings.serializeMs);
+    record('diff', diff, performance.now() - t);
     reads.diff.push(diff.stats.fetch.incremental ? `incremental, click facts ${diff.stats.fetch.clickFacts}` : `whole: ${diff.stats.fetch.reason}`);
     t = performance.now();
     const full = ok(await b.call({ cmd: 'snapshot', tabId, options: { fresh: true } }), 'full read');
-    times.full.push(performance.now() - t);
-    times.fullFetch.push(full.stats.timings.fetchMs);
-    times.fullClicks.push(full.stats.timings.clickablesMs);
-    times.fullSerialize.push(full.stats.timings.serializeMs);
-    times.fullWorker.push(full.stats.timings.totalMs);
+    record('full', full, performance.now() - t);
     nodes = full.stats.nodesIn;
     // The button of a row in view of the snapshot just read (a capped snapshot shows the rows near the top).
     const button = full.text.split('\n').find((l) => l.includes(`Add one to item ${i}`) && /\bA\d+\b/.test(l));
